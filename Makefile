@@ -1,0 +1,98 @@
+# leakscope build. `make demo` installs what is missing (as root), builds and
+# runs the bundled leaky example; `make check` runs every test.
+#
+# Sources are discovered per folder, so adding a file needs no edit here:
+#   src/preload/*.c          -> libleakscope.so (the interposer, in the target)
+#   src/{common,collector,analyze,eventlog,report}/*.c -> libcore.a
+#   src/cli/*.c + libcore.a  -> leakscope
+# SAN=1 builds the collector and readers with ASan+UBSan into build-san/.
+
+CC      ?= cc
+SAN     ?= 0
+ifeq ($(SAN),1)
+B       ?= build-san
+SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+B       ?= build
+SANFLAGS =
+endif
+
+WARN     = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+CFLAGS  ?= -O2 -g
+BASEFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Isrc -Iinclude
+CORE_CFLAGS = $(BASEFLAGS) $(CFLAGS) $(SANFLAGS)
+CORE_LIBS   = -ldw -lelf -lzstd -liberty -lm -lpthread
+
+PRELOAD_CFLAGS = $(BASEFLAGS) -O2 -g -fPIC -fvisibility=hidden \
+	-ftls-model=initial-exec -fno-omit-frame-pointer
+PRELOAD_LIBS   = -lunwind -ldl -lpthread
+
+CORE_SRC    = $(wildcard src/common/*.c src/collector/*.c src/analyze/*.c \
+                src/eventlog/*.c src/report/*.c)
+CLI_SRC     = $(wildcard src/cli/*.c)
+PRELOAD_SRC = $(wildcard src/preload/*.c)
+UNIT_SRC    = $(wildcard tests/unit/*.c)
+FUZZ_SRC    = $(wildcard tests/fuzz/*.c)
+ASSETS      = $(wildcard src/report/assets/*)
+
+CORE_OBJ    = $(CORE_SRC:%.c=$(B)/obj/%.o)
+CLI_OBJ     = $(CLI_SRC:%.c=$(B)/obj/%.o)
+PRELOAD_OBJ = $(PRELOAD_SRC:%.c=$(B)/pobj/%.o)
+UNITS       = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
+
+all: $(B)/leakscope $(B)/libleakscope.so $(UNITS)
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CORE_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/pobj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PRELOAD_CFLAGS) -MMD -MP -c $< -o $@
+
+# Report assets (HTML template, JS, CSS) become C arrays.
+$(B)/gen/assets.c: $(ASSETS) tools/embed.sh
+	@mkdir -p $(dir $@)
+	sh tools/embed.sh $@ $(ASSETS)
+
+$(B)/obj/gen/assets.o: $(B)/gen/assets.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CORE_CFLAGS) -c $< -o $@
+
+$(B)/libcore.a: $(CORE_OBJ) $(B)/obj/gen/assets.o
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/leakscope: $(CLI_OBJ) $(B)/libcore.a
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(CLI_OBJ) $(B)/libcore.a $(CORE_LIBS)
+
+$(B)/libleakscope.so: $(PRELOAD_OBJ) src/preload/exports.map
+	$(CC) -shared -o $@ $(PRELOAD_OBJ) -Wl,--version-script=src/preload/exports.map \
+		-Wl,-z,now -Wl,-z,nodelete $(PRELOAD_LIBS)
+
+$(B)/unit/%: tests/unit/%.c $(B)/libcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CORE_CFLAGS) -o $@ $< $(B)/libcore.a $(CORE_LIBS)
+
+# Fuzz targets (libFuzzer, clang): make fuzz
+FUZZERS = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+fuzz: $(FUZZERS)
+build-fuzz/%: tests/fuzz/%.c $(CORE_SRC)
+	@mkdir -p build-fuzz
+	$(MAKE) B=build-fuzz/core CC=clang SAN=0 CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/core/libcore.a
+	clang $(BASEFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< build-fuzz/core/libcore.a $(CORE_LIBS)
+
+deps:
+	sh tools/install-deps.sh
+
+demo: deps all
+	sh examples/demo.sh $(B)
+
+check: all
+	$(MAKE) SAN=1 all
+	sh tests/run.sh
+
+clean:
+	rm -rf build build-san build-fuzz
+
+.PHONY: all deps demo check clean fuzz
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

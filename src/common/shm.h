@@ -1,0 +1,120 @@
+/*
+ * shm.h - the only contract between the target (libleakscope.so) and the
+ * collector: the layout of one process's shared-memory region.
+ *
+ * Each traced process owns one memfd, created by the interposer and passed to
+ * the collector over the control socket. Because the collector maps the same
+ * pages, every event the target published is still readable after the target
+ * died in any way (exit_group, abort, SIGSEGV, SIGKILL).
+ *
+ * Region layout (offsets in struct lk_shm_header):
+ *   header | event ring | stack buckets | stack entries | frame pool | modules
+ *
+ * Event ring: a bounded multi-producer single-consumer queue. A producer
+ * reserves position p with fetch_add on ring_head, waits until
+ * slot[p % n].seq == p (slot free), fills it, then release-stores seq = p + 1.
+ * The collector consumes slot p when seq == p + 1 and hands it back with
+ * seq = p + n. Position order is the global event order of the process: an
+ * allocation reserves its position after the real allocator returned, a free
+ * before the real free runs, so a block's free always precedes the next
+ * allocation that reuses its address.
+ *
+ * Stacks are deduplicated in the target. A new stack's frames are written to
+ * the frame pool and its entry published before any event names its id, so
+ * the collector may read stack entries directly from the region.
+ */
+#ifndef LK_COMMON_SHM_H
+#define LK_COMMON_SHM_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define LK_SHM_MAGIC 0x31306d68736b6c00ULL /* "\0lkshm01" */
+#define LK_SHM_VERSION 1
+
+#define LK_RING_SLOTS (1u << 20)       /* 32 MiB of events */
+#define LK_STACK_BUCKETS (1u << 20)    /* hash buckets, power of two */
+#define LK_STACK_ENTRIES (1u << 19)    /* distinct stacks */
+#define LK_FRAME_POOL (1u << 24)       /* return addresses, all stacks */
+#define LK_MODULES_MAX 4096
+#define LK_MAX_FRAMES 128              /* hard cap of one stack's depth */
+#define LK_PATH_MAX 400
+
+/* Environment variables the collector hands to the target. */
+#define LK_ENV_SOCKET "LEAKSCOPE_SOCKET"
+#define LK_ENV_FRAMES "LEAKSCOPE_FRAMES"
+
+enum lk_event_kind {
+	LK_EV_ALLOC = 1,  /* addr, size, stack: a block became live */
+	LK_EV_FREE = 2,   /* addr: a block was released */
+	LK_EV_MARK = 3,   /* addr = offset of a text in the mark area (later) */
+};
+
+/* Packing of kind and size in one word: sizes above 2^56 do not exist. */
+#define LK_EV_SIZE_BITS 56
+#define LK_EV_SIZE_MASK ((1ULL << LK_EV_SIZE_BITS) - 1)
+#define LK_EV_PACK(kind, size) (((uint64_t)(kind) << LK_EV_SIZE_BITS) | ((size) & LK_EV_SIZE_MASK))
+#define LK_EV_KIND(w) ((unsigned)((w) >> LK_EV_SIZE_BITS))
+#define LK_EV_SIZE(w) ((w) & LK_EV_SIZE_MASK)
+
+struct lk_slot {
+	_Atomic uint64_t seq;   /* ring protocol, see above */
+	uint64_t addr;
+	uint64_t kind_size;     /* LK_EV_PACK(kind, size) */
+	uint32_t stack;         /* stack id, 0 = none */
+	uint32_t tid;
+};
+
+/* Stack ids index this array; id 0 is never used. */
+struct lk_stack_entry {
+	uint64_t hash;
+	uint32_t depth;
+	uint32_t first;         /* index of frame 0 (innermost) in the pool */
+};
+
+/* A loaded ELF object as the dynamic loader saw it (dl_iterate_phdr). */
+struct lk_module_entry {
+	uint64_t bias;          /* l_addr: runtime address - ELF vaddr */
+	uint64_t lo, hi;        /* runtime range covered by PT_LOAD segments */
+	uint64_t seq;           /* ring position when this entry was written */
+	char path[LK_PATH_MAX]; /* "" for the main program: see /proc/PID/exe */
+};
+
+struct lk_shm_header {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t pid;
+	uint32_t ppid;
+	uint32_t flags;         /* LK_SHM_* below */
+	uint64_t fork_seq;      /* parent's ring position at fork, if forked */
+	uint64_t size;          /* bytes of the whole region */
+	uint64_t ring_off, bucket_off, entry_off, frame_off, module_off;
+
+	_Alignas(64) _Atomic uint64_t ring_head;   /* next position to reserve */
+	_Alignas(64) _Atomic uint64_t ring_tail;   /* collector's position */
+	_Alignas(64) _Atomic uint32_t stack_count; /* entries handed out, incl. 0 */
+	_Atomic uint32_t stack_overflow;           /* stacks lost: table full */
+	_Atomic uint64_t frames_used;
+	_Alignas(64) _Atomic uint32_t module_count;
+	_Atomic uint32_t module_lock;
+	_Alignas(64) char comm[64];                /* program name, for labels */
+};
+
+enum {
+	LK_SHM_FORKED = 1,     /* created in the child of a fork() */
+};
+
+static inline uint64_t lk_shm_total_size(void)
+{
+	uint64_t sz = 4096;
+	sz += (uint64_t)LK_RING_SLOTS * sizeof(struct lk_slot);
+	sz += (uint64_t)LK_STACK_BUCKETS * sizeof(uint32_t);
+	sz += (uint64_t)LK_STACK_ENTRIES * sizeof(struct lk_stack_entry);
+	sz += (uint64_t)LK_FRAME_POOL * sizeof(uint64_t);
+	sz += (uint64_t)LK_MODULES_MAX * sizeof(struct lk_module_entry);
+	return sz;
+}
+
+#define LK_SHM_AT(h, off, type) ((type *)((char *)(h) + (h)->off))
+
+#endif
