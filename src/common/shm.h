@@ -10,11 +10,15 @@
  * Region layout (offsets in struct lk_shm_header):
  *   header | event ring | stack buckets | stack entries | frame pool | modules
  *
- * Event ring: a bounded multi-producer single-consumer queue. A producer
- * reserves position p with fetch_add on ring_head, waits until
- * slot[p % n].seq == p (slot free), fills it, then release-stores seq = p + 1.
- * The collector consumes slot p when seq == p + 1 and hands it back with
- * seq = p + n. Position order is the global event order of the process: an
+ * Event ring: a bounded multi-producer single-consumer queue of n slots. A
+ * producer reserves position p with fetch_add on ring_head; with lap(p) = p
+ * rounded down to a multiple of n, it waits until slot[p % n].seq == lap(p)
+ * (slot free; zero-filled pages are free for the first lap), fills it, then
+ * release-stores seq = lap(p) + 1. The collector consumes the slot when
+ * seq == lap(p) + 1 and hands it back with seq = lap(p) + n. A slot reserved
+ * but never committed (its thread longjmp'ed out of a signal handler) is
+ * skipped by the collector after a timeout by storing lap(p) + n; a producer
+ * that finds seq > lap(p) drops its event. Position order is the global event order of the process: an
  * allocation reserves its position after the real allocator returned, a free
  * before the real free runs, so a block's free always precedes the next
  * allocation that reuses its address.
@@ -32,7 +36,7 @@
 #define LK_SHM_MAGIC 0x31306d68736b6c00ULL /* "\0lkshm01" */
 #define LK_SHM_VERSION 1
 
-#define LK_RING_SLOTS (1u << 20)       /* 32 MiB of events */
+#define LK_RING_SLOTS (1u << 18)       /* 8 MiB of events */
 #define LK_STACK_BUCKETS (1u << 20)    /* hash buckets, power of two */
 #define LK_STACK_ENTRIES (1u << 19)    /* distinct stacks */
 #define LK_FRAME_POOL (1u << 24)       /* return addresses, all stacks */
@@ -103,6 +107,18 @@ struct lk_shm_header {
 enum {
 	LK_SHM_FORKED = 1,     /* created in the child of a fork() */
 };
+
+/* First message on the control socket; carries the memfd (SCM_RIGHTS). */
+struct lk_hello {
+	uint64_t magic;         /* LK_SHM_MAGIC */
+	uint32_t pid;
+	uint32_t ppid;
+	uint32_t flags;         /* LK_SHM_* */
+	uint32_t pad;
+	uint64_t fork_seq;
+};
+
+#define LK_RING_LAP(p) ((p) & ~(uint64_t)(LK_RING_SLOTS - 1))
 
 static inline uint64_t lk_shm_total_size(void)
 {

@@ -1,0 +1,207 @@
+/* collector.c - control socket, sessions and their ends (see collector.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "collector/collector.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+static int push(struct lk_session ***arr, size_t *n, size_t *cap, struct lk_session *s)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		struct lk_session **a = realloc(*arr, nc * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		*arr = a;
+		*cap = nc;
+	}
+	(*arr)[(*n)++] = s;
+	return 0;
+}
+
+int lk_collector_open(struct lk_collector *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->listen_fd = -1;
+	c->follow = 1;
+	const char *tmp = getenv("TMPDIR");
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s/leakscope-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(buf))
+		return -errno;
+	c->dir = strdup(buf);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/control", buf) >= (int)sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	c->socket_path = strdup(sa.sun_path);
+	c->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (c->listen_fd < 0 || bind(c->listen_fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+	    listen(c->listen_fd, 128) != 0)
+		return -errno;
+	return 0;
+}
+
+void lk_collector_close(struct lk_collector *c)
+{
+	for (size_t i = 0; i < c->n_running; i++)
+		lk_session_free(c->running[i]);
+	for (size_t i = 0; i < c->n_ended; i++)
+		lk_session_free(c->ended[i]);
+	free(c->running);
+	free(c->ended);
+	if (c->listen_fd >= 0)
+		close(c->listen_fd);
+	if (c->socket_path)
+		unlink(c->socket_path);
+	if (c->dir)
+		rmdir(c->dir);
+	free(c->socket_path);
+	free(c->dir);
+	memset(c, 0, sizeof(*c));
+	c->listen_fd = -1;
+}
+
+struct lk_session *lk_collector_find(struct lk_collector *c, pid_t pid)
+{
+	for (size_t i = 0; i < c->n_running; i++)
+		if (c->running[i]->pid == pid)
+			return c->running[i];
+	return NULL;
+}
+
+/* Move running[i] to the ended list (or free it: an image replaced by exec). */
+static void finish(struct lk_collector *c, size_t i, enum lk_session_state how)
+{
+	struct lk_session *s = c->running[i];
+	c->running[i] = c->running[--c->n_running];
+	s->state = how;
+	if (how == LK_SESSION_EXECED) {
+		lk_session_free(s);
+		return;
+	}
+	lk_session_drain(s, 1);
+	s->order = ++c->ended_seq;
+	if (s->pidfd >= 0) {
+		close(s->pidfd);
+		s->pidfd = -1;
+	}
+	if (push(&c->ended, &c->n_ended, &c->cap_ended, s) != 0)
+		lk_session_free(s);
+}
+
+void lk_collector_exited(struct lk_collector *c, pid_t pid, int status)
+{
+	for (size_t i = 0; i < c->n_running; i++)
+		if (c->running[i]->pid == pid) {
+			c->running[i]->wait_status = status;
+			c->running[i]->has_status = 1;
+			finish(c, i, LK_SESSION_EXITED);
+			return;
+		}
+}
+
+static int receive_hello(int fd, struct lk_hello *hello, int *memfd, pid_t *peer)
+{
+	struct timeval tv = {1, 0};
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	struct iovec iov = {.iov_base = hello, .iov_len = sizeof(*hello)};
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
+	ssize_t n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	if (n != (ssize_t)sizeof(*hello) || !cm || cm->cmsg_type != SCM_RIGHTS ||
+	    hello->magic != LK_SHM_MAGIC)
+		return -EPROTO;
+	memcpy(memfd, CMSG_DATA(cm), sizeof(int));
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
+		close(*memfd);
+		return -errno;
+	}
+	*peer = cred.pid;
+	return 0;
+}
+
+static void accept_one(struct lk_collector *c, int fd)
+{
+	struct lk_hello hello;
+	int memfd;
+	pid_t peer;
+	if (receive_hello(fd, &hello, &memfd, &peer) != 0)
+		return;
+	struct lk_session *s = NULL;
+	int follow = c->follow || (peer == c->root && !(hello.flags & LK_SHM_FORKED) &&
+				   !lk_collector_find(c, peer) && c->announced == 0);
+	if (follow && lk_session_open(&s, memfd, &hello, peer) == 0) {
+		for (size_t i = 0; i < c->n_running; i++)
+			if (c->running[i]->pid == peer) {
+				finish(c, i, LK_SESSION_EXECED);
+				break;
+			}
+		s->pidfd = (int)syscall(SYS_pidfd_open, peer, 0);
+		if (push(&c->running, &c->n_running, &c->cap_running, s) != 0) {
+			lk_session_free(s);
+			s = NULL;
+		}
+	}
+	close(memfd);
+	if (s) {
+		c->announced++;
+		char ack = 1;
+		if (write(fd, &ack, 1) != 1) {
+			/* it died before hearing us: its pidfd tells the rest */
+		}
+	}
+}
+
+static void accept_all(struct lk_collector *c)
+{
+	for (;;) {
+		int fd = accept4(c->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0)
+			return;
+		accept_one(c, fd);
+		close(fd);
+	}
+}
+
+uint64_t lk_collector_poll(struct lk_collector *c, int timeout_ms)
+{
+	size_t n = c->n_running;
+	struct pollfd *fds = calloc(n + 1, sizeof(*fds));
+	if (!fds)
+		return 0;
+	fds[0] = (struct pollfd){.fd = c->listen_fd, .events = POLLIN};
+	for (size_t i = 0; i < n; i++)
+		fds[i + 1] = (struct pollfd){.fd = c->running[i]->pidfd, .events = POLLIN};
+	poll(fds, n + 1, timeout_ms);
+	uint64_t events = 0;
+	for (size_t i = 0; i < c->n_running; i++)
+		events += lk_session_drain(c->running[i], 0);
+	/* ends, from the back so indices stay valid as finish() swaps */
+	for (size_t i = n; i-- > 0;) {
+		struct lk_session *s = c->running[i];
+		if (s->pidfd < 0 || (fds[i + 1].revents & (POLLIN | POLLHUP | POLLERR)))
+			if (s->pid != c->root || s->pidfd < 0)
+				finish(c, i, LK_SESSION_EXITED);
+	}
+	free(fds);
+	accept_all(c);
+	return events;
+}

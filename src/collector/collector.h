@@ -1,0 +1,45 @@
+/*
+ * collector.h - the collector's event loop: the control socket traced
+ * processes announce themselves on, the set of sessions, and the detection
+ * of each process's end (pidfd), exec (a new announcement from the same pid)
+ * and fork (an announcement with LK_SHM_FORKED).
+ *
+ * Sessions that ended are moved to the `ended` list, in the order they
+ * ended, for the caller to report and free.
+ */
+#ifndef LK_COLLECTOR_COLLECTOR_H
+#define LK_COLLECTOR_COLLECTOR_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "collector/session.h"
+
+struct lk_collector {
+	char *dir;                 /* private directory (0700) */
+	char *socket_path;
+	int listen_fd;
+	int follow;                /* follow forks and execs */
+	pid_t root;                /* the program we ran, 0 if none */
+	struct lk_session **running;
+	size_t n_running, cap_running;
+	struct lk_session **ended;
+	size_t n_ended, cap_ended;
+	uint64_t ended_seq;
+	size_t announced;          /* sessions ever accepted */
+};
+
+int lk_collector_open(struct lk_collector *c);
+void lk_collector_close(struct lk_collector *c);
+
+/* Accept announcements, drain rings, detect ended processes; waits at most
+ * timeout_ms for something to happen. Returns events consumed. */
+uint64_t lk_collector_poll(struct lk_collector *c, int timeout_ms);
+
+/* The running session of pid, or NULL. */
+struct lk_session *lk_collector_find(struct lk_collector *c, pid_t pid);
+
+/* pid is known to have exited with wait status: finish its session. */
+void lk_collector_exited(struct lk_collector *c, pid_t pid, int status);
+
+#endif

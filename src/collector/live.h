@@ -1,0 +1,40 @@
+/*
+ * live.h - the live-block table of one process: address -> size, stack,
+ * ring position of the allocation. Open addressing with linear probing and
+ * backward-shift deletion (no tombstones), so its memory follows the number
+ * of live blocks, never the number of events.
+ */
+#ifndef LK_COLLECTOR_LIVE_H
+#define LK_COLLECTOR_LIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct lk_block {
+	uint64_t addr;   /* 0 = empty slot */
+	uint64_t size;
+	uint64_t seq;    /* ring position of the allocation */
+	uint32_t stack;
+	uint32_t tid;
+};
+
+struct lk_live {
+	struct lk_block *slots;
+	size_t cap;      /* power of two */
+	size_t count;
+	uint64_t bytes;
+};
+
+int lk_live_init(struct lk_live *t);
+void lk_live_release(struct lk_live *t);
+/* Insert or replace; returns 1 if addr was already live (a missed free). */
+int lk_live_put(struct lk_live *t, const struct lk_block *b);
+/* Remove addr; 0 if it was live, -1 if unknown (an unmatched free). */
+int lk_live_del(struct lk_live *t, uint64_t addr, struct lk_block *out);
+const struct lk_block *lk_live_get(const struct lk_live *t, uint64_t addr);
+
+#define lk_live_foreach(t, b) \
+	for (struct lk_block *b = (t)->slots; b < (t)->slots + (t)->cap; b++) \
+		if (b->addr)
+
+#endif

@@ -1,0 +1,192 @@
+/* session.c - map a traced process's region and consume its events. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collector/session.h"
+
+#define STUCK_MS 2000 /* a reserved slot not committed by then is skipped */
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static char *read_link(pid_t pid)
+{
+	char p[64], buf[PATH_MAX];
+	snprintf(p, sizeof(p), "/proc/%d/exe", (int)pid);
+	ssize_t n = readlink(p, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = 0;
+	return strdup(buf);
+}
+
+static char *read_cmdline(pid_t pid)
+{
+	char p[64], buf[4096];
+	snprintf(p, sizeof(p), "/proc/%d/cmdline", (int)pid);
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	for (ssize_t i = 0; i < n - 1; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	buf[n] = 0;
+	return strdup(buf);
+}
+
+static int header_valid(const struct lk_shm_header *h, uint64_t size)
+{
+	return h->magic == LK_SHM_MAGIC && h->version == LK_SHM_VERSION && h->size == size &&
+	       h->ring_off + (uint64_t)LK_RING_SLOTS * sizeof(struct lk_slot) <= size &&
+	       h->entry_off + (uint64_t)LK_STACK_ENTRIES * sizeof(struct lk_stack_entry) <= size &&
+	       h->frame_off + (uint64_t)LK_FRAME_POOL * sizeof(uint64_t) <= size &&
+	       h->module_off + (uint64_t)LK_MODULES_MAX * sizeof(struct lk_module_entry) <= size;
+}
+
+int lk_session_open(struct lk_session **out, int memfd, const struct lk_hello *hello, pid_t peer)
+{
+	uint64_t size = lk_shm_total_size();
+	struct stat st;
+	if (fstat(memfd, &st) != 0 || (uint64_t)st.st_size != size)
+		return -EPROTO;
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	if (m == MAP_FAILED)
+		return -errno;
+	struct lk_session *s = calloc(1, sizeof(*s));
+	if (!s || !header_valid(m, size) || lk_live_init(&s->live) != 0) {
+		free(s);
+		munmap(m, size);
+		return -EPROTO;
+	}
+	s->hdr = m;
+	s->map_size = size;
+	s->pid = peer;
+	s->ppid = (pid_t)hello->ppid;
+	s->forked = (hello->flags & LK_SHM_FORKED) != 0;
+	memcpy(s->comm, s->hdr->comm, sizeof(s->comm) - 1);
+	s->exe = read_link(peer);
+	s->cmdline = read_cmdline(peer);
+	s->pidfd = -1;
+	*out = s;
+	return 0;
+}
+
+void lk_session_free(struct lk_session *s)
+{
+	if (!s)
+		return;
+	if (s->pidfd >= 0)
+		close(s->pidfd);
+	munmap(s->hdr, s->map_size);
+	lk_live_release(&s->live);
+	free(s->exe);
+	free(s->cmdline);
+	free(s);
+}
+
+static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
+{
+	uint64_t ks = e->kind_size;
+	switch (LK_EV_KIND(ks)) {
+	case LK_EV_ALLOC: {
+		struct lk_block b = {.addr = e->addr, .size = LK_EV_SIZE(ks), .seq = pos,
+				     .stack = e->stack, .tid = e->tid};
+		if (!b.addr)
+			break;
+		s->stats.allocations++;
+		s->stats.bytes_allocated += b.size;
+		if (lk_live_put(&s->live, &b))
+			s->stats.missed_frees++;
+		if (s->live.bytes > s->stats.peak_bytes)
+			s->stats.peak_bytes = s->live.bytes;
+		break;
+	}
+	case LK_EV_FREE:
+		s->stats.frees++;
+		if (lk_live_del(&s->live, e->addr, NULL) != 0)
+			s->stats.unmatched_frees++;
+		break;
+	default:
+		break;
+	}
+}
+
+uint64_t lk_session_drain(struct lk_session *s, int final)
+{
+	uint64_t n = 0;
+	uint64_t head = atomic_load_explicit(&s->hdr->ring_head, memory_order_acquire);
+	struct lk_slot *ring = LK_SHM_AT(s->hdr, ring_off, struct lk_slot);
+	while (s->tail < head) {
+		uint64_t pos = s->tail, lap = LK_RING_LAP(pos);
+		struct lk_slot *slot = &ring[pos & (LK_RING_SLOTS - 1)];
+		uint64_t seq = atomic_load_explicit(&slot->seq, memory_order_acquire);
+		if (seq == lap + 1) {
+			struct lk_slot copy = *slot;
+			atomic_store_explicit(&slot->seq, lap + LK_RING_SLOTS, memory_order_release);
+			apply(s, &copy, pos);
+			n++;
+		} else if (final || (s->stuck_pos == pos && now_ms() - s->stuck_since > STUCK_MS)) {
+			/* reserved and never committed: its writer died or jumped away */
+			uint64_t expect = seq;
+			if (seq == lap)
+				atomic_compare_exchange_strong(&slot->seq, &expect, lap + LK_RING_SLOTS);
+			s->stats.stuck_slots++;
+		} else {
+			if (s->stuck_pos != pos) {
+				s->stuck_pos = pos;
+				s->stuck_since = now_ms();
+			}
+			break;
+		}
+		s->tail++;
+	}
+	atomic_store_explicit(&s->hdr->ring_tail, s->tail, memory_order_release);
+	return n;
+}
+
+uint32_t lk_session_stack(const struct lk_session *s, uint32_t id, const uint64_t **ips)
+{
+	uint32_t count = atomic_load(&s->hdr->stack_count);
+	if (id == 0 || id >= count || id >= LK_STACK_ENTRIES)
+		return 0;
+	const struct lk_stack_entry *e = LK_SHM_AT(s->hdr, entry_off, struct lk_stack_entry) + id;
+	uint32_t depth = e->depth, first = e->first;
+	if (depth == 0 || depth > LK_MAX_FRAMES || (uint64_t)first + depth > LK_FRAME_POOL)
+		return 0;
+	*ips = LK_SHM_AT(s->hdr, frame_off, uint64_t) + first;
+	return depth;
+}
+
+int lk_session_module(const struct lk_session *s, uint64_t ip, const char **path, uint64_t *bias)
+{
+	const struct lk_module_entry *m = LK_SHM_AT(s->hdr, module_off, struct lk_module_entry);
+	uint32_t n = atomic_load(&s->hdr->module_count);
+	if (n > LK_MODULES_MAX)
+		n = LK_MODULES_MAX;
+	for (uint32_t i = n; i-- > 0;) {
+		if (ip < m[i].lo || ip >= m[i].hi)
+			continue;
+		if (memchr(m[i].path, 0, LK_PATH_MAX) == NULL)
+			return -EPROTO;
+		*path = m[i].path[0] ? m[i].path : s->exe;
+		*bias = m[i].bias;
+		return *path ? 0 : -ENOENT;
+	}
+	return -ENOENT;
+}

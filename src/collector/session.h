@@ -1,0 +1,60 @@
+/*
+ * session.h - one traced process image, as the collector sees it: its
+ * shared region (mapped read-write: the collector hands ring slots back),
+ * its live blocks, counters, and how it ended.
+ *
+ * The region is written by the target and never trusted: every id, index
+ * and count read from it is bounds-checked before use.
+ */
+#ifndef LK_COLLECTOR_SESSION_H
+#define LK_COLLECTOR_SESSION_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "collector/live.h"
+#include "common/shm.h"
+
+enum lk_session_state { LK_SESSION_RUNNING, LK_SESSION_EXITED, LK_SESSION_EXECED };
+
+struct lk_session_stats {
+	uint64_t allocations, frees, unmatched_frees, missed_frees;
+	uint64_t bytes_allocated, peak_bytes, stuck_slots;
+};
+
+struct lk_session {
+	pid_t pid, ppid;
+	int forked;             /* child of fork() (not the program we ran) */
+	char comm[64];
+	char *exe;              /* /proc/PID/exe at start */
+	char *cmdline;          /* argv joined by spaces */
+	struct lk_shm_header *hdr;
+	uint64_t map_size;
+	uint64_t tail;          /* next ring position to consume */
+	uint64_t stuck_pos;     /* position waited on, and since when (ms) */
+	uint64_t stuck_since;
+	struct lk_live live;
+	struct lk_session_stats stats;
+	enum lk_session_state state;
+	int pidfd;
+	int wait_status;        /* valid if has_status */
+	int has_status;
+	uint64_t order;         /* when it ended, for report order */
+};
+
+/* Map memfd (not consumed) announced by hello; peer is the kernel's word on
+ * who connected. */
+int lk_session_open(struct lk_session **out, int memfd, const struct lk_hello *hello, pid_t peer);
+void lk_session_free(struct lk_session *s);
+
+/* Consume committed events; returns how many. final: the process is gone,
+ * skip slots that will never be committed. */
+uint64_t lk_session_drain(struct lk_session *s, int final);
+
+/* Frames of stack id (innermost first); 0 if the id is not valid. */
+uint32_t lk_session_stack(const struct lk_session *s, uint32_t id, const uint64_t **ips);
+
+/* The module containing runtime address ip: its file and load bias. */
+int lk_session_module(const struct lk_session *s, uint64_t ip, const char **path, uint64_t *bias);
+
+#endif

@@ -1,0 +1,120 @@
+/*
+ * bootstrap.c - start-up of the interposer: find the real allocator, serve
+ * the few allocations dlsym() makes while we look it up, attach to the
+ * collector, and re-attach in the child after fork().
+ *
+ * Until the state is LK_READY every wrapper forwards without recording; a
+ * block allocated then and freed later is an unmatched free, which the
+ * collector ignores.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "preload/preload.h"
+
+LK_HIDDEN struct lk_real lk_real;
+LK_HIDDEN _Atomic int lk_state = LK_UNINIT;
+LK_HIDDEN int lk_max_frames = 64;
+
+/* Bootstrap pool: dlsym may call calloc before we know the real one. */
+#define POOL_SIZE (64 * 1024)
+static _Alignas(16) char pool[POOL_SIZE];
+static _Atomic size_t pool_used;
+
+LK_HIDDEN int lk_bootstrap_owns(const void *p)
+{
+	return (const char *)p >= pool && (const char *)p < pool + POOL_SIZE;
+}
+
+LK_HIDDEN void *lk_bootstrap_alloc(size_t n)
+{
+	size_t need = ((n + 15) & ~(size_t)15) + 16;
+	size_t at = atomic_fetch_add(&pool_used, need);
+	if (at + need > POOL_SIZE)
+		return NULL;
+	*(size_t *)(pool + at) = n;
+	return pool + at + 16; /* fresh static memory is already zero */
+}
+
+LK_HIDDEN size_t lk_bootstrap_size(const void *p)
+{
+	return *(const size_t *)((const char *)p - 16);
+}
+
+static void *next(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}
+
+/* glibc's own entry points, for allocators that lack one of them. */
+extern void *__libc_memalign(size_t, size_t);
+extern void *__libc_valloc(size_t);
+extern void *__libc_pvalloc(size_t);
+
+LK_HIDDEN void lk_real_resolve(void)
+{
+	static _Atomic int resolving;
+	if (atomic_exchange(&resolving, 1))
+		return; /* a nested call from dlsym: the pool answers it */
+	struct lk_real r;
+	r.malloc = next("malloc");
+	r.free = next("free");
+	r.calloc = next("calloc");
+	r.realloc = next("realloc");
+	r.reallocarray = next("reallocarray");
+	r.posix_memalign = next("posix_memalign");
+	r.aligned_alloc = next("aligned_alloc");
+	r.memalign = next("memalign");
+	r.valloc = next("valloc");
+	r.pvalloc = next("pvalloc");
+	r.usable_size = next("malloc_usable_size");
+	r.dlclose = next("dlclose");
+	if (!r.memalign)
+		r.memalign = __libc_memalign;
+	if (!r.valloc)
+		r.valloc = __libc_valloc;
+	if (!r.pvalloc)
+		r.pvalloc = __libc_pvalloc;
+	/* publish malloc last: the wrappers test it to know we are done */
+	void *(*m)(size_t) = r.malloc;
+	r.malloc = NULL;
+	lk_real = r;
+	__atomic_store_n(&lk_real.malloc, m, __ATOMIC_RELEASE);
+}
+
+static void atfork_child(void)
+{
+	lk_ring_forget_thread();
+	if (atomic_load(&lk_state) != LK_READY)
+		return;
+	struct lk_region parent = lk_region;
+	if (lk_region_attach(&parent) != 0)
+		atomic_store(&lk_state, LK_OFF);
+}
+
+__attribute__((constructor(101))) static void lk_start(void)
+{
+	int expect = LK_UNINIT;
+	if (!atomic_compare_exchange_strong(&lk_state, &expect, LK_STARTING))
+		return;
+	if (!lk_real.malloc)
+		lk_real_resolve();
+	const char *frames = getenv(LK_ENV_FRAMES);
+	if (frames) {
+		int n = atoi(frames);
+		lk_max_frames = n < 1 ? 1 : n > LK_MAX_FRAMES ? LK_MAX_FRAMES : n;
+	}
+	if (!getenv(LK_ENV_SOCKET) || !lk_real.malloc) {
+		atomic_store(&lk_state, LK_OFF);
+		return;
+	}
+	lk_stack_init();
+	if (lk_region_attach(NULL) != 0) {
+		atomic_store(&lk_state, LK_OFF);
+		return;
+	}
+	pthread_atfork(NULL, NULL, atfork_child);
+	atomic_store(&lk_state, LK_READY);
+}

@@ -1,0 +1,183 @@
+/*
+ * hooks.c - the allocator entry points the target calls instead of its
+ * allocator's. Each forwards to the real one and records the event:
+ * allocations after the real call returned (their position in the ring then
+ * follows any free of the same address), frees before the real free (the
+ * address cannot be handed out again before the free is in the ring).
+ *
+ * lk_busy stops recursion (libunwind or a signal handler allocating while we
+ * record): such nested allocations are forwarded unrecorded. Frees are
+ * recorded even then: a lost free would be a false leak. errno is preserved.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "preload/preload.h"
+
+LK_HIDDEN __thread int lk_busy;
+
+#define EXPORT __attribute__((visibility("default")))
+
+static inline int ready(void)
+{
+	return atomic_load_explicit(&lk_state, memory_order_relaxed) == LK_READY;
+}
+
+static inline int tracking(void)
+{
+	return ready() && !lk_busy;
+}
+
+static void record_alloc(void *p, size_t n)
+{
+	int e = errno;
+	lk_ring_emit(LK_EV_ALLOC, (uintptr_t)p, n, lk_stack_capture());
+	errno = e;
+}
+
+static void record_free(void *p)
+{
+	int e = errno;
+	lk_ring_emit(LK_EV_FREE, (uintptr_t)p, 0, 0);
+	errno = e;
+}
+
+/* Shared shape of the simple allocation wrappers. */
+#define TRACKED(call, size)                           \
+	do {                                          \
+		if (!tracking())                      \
+			return call;                  \
+		lk_busy = 1;                          \
+		void *p_ = call;                      \
+		if (p_)                               \
+			record_alloc(p_, size);       \
+		lk_busy = 0;                          \
+		return p_;                            \
+	} while (0)
+
+EXPORT void *malloc(size_t n)
+{
+	if (__builtin_expect(!lk_real.malloc, 0)) {
+		lk_real_resolve();
+		if (!lk_real.malloc)
+			return lk_bootstrap_alloc(n);
+	}
+	TRACKED(lk_real.malloc(n), n);
+}
+
+EXPORT void free(void *p)
+{
+	if (!p || lk_bootstrap_owns(p))
+		return;
+	if (ready())
+		record_free(p);
+	if (__builtin_expect(!lk_real.free, 0))
+		lk_real_resolve();
+	lk_real.free(p);
+}
+
+EXPORT void *calloc(size_t n, size_t m)
+{
+	if (__builtin_expect(!lk_real.malloc, 0)) {
+		lk_real_resolve();
+		if (!lk_real.malloc) {
+			size_t total;
+			if (__builtin_mul_overflow(n, m, &total))
+				return NULL;
+			return lk_bootstrap_alloc(total);
+		}
+	}
+	TRACKED(lk_real.calloc(n, m), n * m);
+}
+
+static void *realloc_from_pool(void *p, size_t n)
+{
+	void *q = malloc(n);
+	if (q) {
+		size_t old = lk_bootstrap_size(p);
+		memcpy(q, p, old < n ? old : n);
+	}
+	return q;
+}
+
+EXPORT void *realloc(void *p, size_t n)
+{
+	if (__builtin_expect(!lk_real.malloc, 0)) {
+		lk_real_resolve();
+		if (!lk_real.malloc) {
+			void *q = lk_bootstrap_alloc(n);
+			if (q && p)
+				memcpy(q, p, lk_bootstrap_size(p) < n ? lk_bootstrap_size(p) : n);
+			return q;
+		}
+	}
+	if (p && lk_bootstrap_owns(p))
+		return realloc_from_pool(p, n);
+	int track = tracking();
+	if (track)
+		lk_busy = 1;
+	if (p && ready())
+		record_free(p);
+	void *q = lk_real.realloc(p, n);
+	if (track) {
+		if (q)
+			record_alloc(q, n);
+		else if (p && n) /* failed: p is still the caller's */
+			record_alloc(p, lk_real.usable_size ? lk_real.usable_size(p) : n);
+		lk_busy = 0;
+	}
+	return q;
+}
+
+EXPORT void *reallocarray(void *p, size_t n, size_t m)
+{
+	size_t total;
+	if (__builtin_mul_overflow(n, m, &total)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return realloc(p, total);
+}
+
+EXPORT int posix_memalign(void **out, size_t align, size_t n)
+{
+	if (!lk_real.malloc)
+		lk_real_resolve();
+	if (!tracking())
+		return lk_real.posix_memalign(out, align, n);
+	lk_busy = 1;
+	int rc = lk_real.posix_memalign(out, align, n);
+	if (rc == 0)
+		record_alloc(*out, n);
+	lk_busy = 0;
+	return rc;
+}
+
+EXPORT void *aligned_alloc(size_t align, size_t n)
+{
+	if (!lk_real.malloc)
+		lk_real_resolve();
+	TRACKED(lk_real.aligned_alloc(align, n), n);
+}
+
+EXPORT void *memalign(size_t align, size_t n)
+{
+	if (!lk_real.malloc)
+		lk_real_resolve();
+	TRACKED(lk_real.memalign(align, n), n);
+}
+
+EXPORT void *valloc(size_t n)
+{
+	if (!lk_real.malloc)
+		lk_real_resolve();
+	TRACKED(lk_real.valloc(n), n);
+}
+
+EXPORT void *pvalloc(size_t n)
+{
+	if (!lk_real.malloc)
+		lk_real_resolve();
+	TRACKED(lk_real.pvalloc(n), n);
+}

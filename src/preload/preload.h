@@ -1,0 +1,72 @@
+/*
+ * preload.h - internals of libleakscope.so, the interposer loaded into the
+ * target with LD_PRELOAD. Nothing here may call malloc, take a lock on the
+ * hot path, or print: the target must not notice us beyond speed.
+ */
+#ifndef LK_PRELOAD_H
+#define LK_PRELOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/shm.h"
+
+#define LK_HIDDEN __attribute__((visibility("hidden")))
+
+enum lk_state { LK_UNINIT, LK_STARTING, LK_READY, LK_OFF };
+
+/* The allocator we forward to (the next definition after ours). */
+struct lk_real {
+	void *(*malloc)(size_t);
+	void (*free)(void *);
+	void *(*calloc)(size_t, size_t);
+	void *(*realloc)(void *, size_t);
+	void *(*reallocarray)(void *, size_t, size_t);
+	int (*posix_memalign)(void **, size_t, size_t);
+	void *(*aligned_alloc)(size_t, size_t);
+	void *(*memalign)(size_t, size_t);
+	void *(*valloc)(size_t);
+	void *(*pvalloc)(size_t);
+	size_t (*usable_size)(void *);
+	int (*dlclose)(void *);
+};
+
+/* One process's view of its shared region. */
+struct lk_region {
+	struct lk_shm_header *hdr;
+	struct lk_slot *ring;
+	_Atomic uint32_t *buckets;
+	struct lk_stack_entry *entries;
+	uint64_t *frames;
+	struct lk_module_entry *modules;
+};
+
+extern LK_HIDDEN struct lk_real lk_real;
+extern LK_HIDDEN struct lk_region lk_region;
+extern LK_HIDDEN _Atomic int lk_state;
+extern LK_HIDDEN int lk_max_frames;
+extern LK_HIDDEN __thread int lk_busy;
+
+/* bootstrap.c */
+LK_HIDDEN void lk_real_resolve(void);
+LK_HIDDEN int lk_bootstrap_owns(const void *p);
+LK_HIDDEN void *lk_bootstrap_alloc(size_t n);
+LK_HIDDEN size_t lk_bootstrap_size(const void *p);
+
+/* region.c: create, map and announce this process's region. */
+LK_HIDDEN int lk_region_attach(const struct lk_region *parent);
+
+/* ring.c: publish one event. */
+LK_HIDDEN void lk_ring_emit(unsigned kind, uint64_t addr, uint64_t size, uint32_t stack);
+LK_HIDDEN void lk_ring_forget_thread(void);
+
+/* stacks.c: capture the caller's stack and return its id (0 if none). */
+LK_HIDDEN uint32_t lk_stack_capture(void);
+LK_HIDDEN void lk_stack_init(void);
+
+/* modules.c: append loaded objects not yet in the module table. */
+LK_HIDDEN void lk_modules_snapshot(void);
+/* Snapshot if some address of a new stack lies in no known module. */
+LK_HIDDEN void lk_modules_cover(const uint64_t *ips, int n);
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * region.c - this process's shared region: create the memfd, lay it out,
+ * and hand it to the collector over the control socket.
+ *
+ * In the child of fork() the parent's region is still mapped (shared with
+ * the parent), so the child makes its own, copies the parent's stack table
+ * into it (stack ids stay valid: the child's memory holds ids it inherited)
+ * and announces itself with the parent's ring position at the fork.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "preload/preload.h"
+
+LK_HIDDEN struct lk_region lk_region;
+
+static void region_layout(struct lk_region *r, struct lk_shm_header *h)
+{
+	r->hdr = h;
+	r->ring = LK_SHM_AT(h, ring_off, struct lk_slot);
+	r->buckets = LK_SHM_AT(h, bucket_off, _Atomic uint32_t);
+	r->entries = LK_SHM_AT(h, entry_off, struct lk_stack_entry);
+	r->frames = LK_SHM_AT(h, frame_off, uint64_t);
+	r->modules = LK_SHM_AT(h, module_off, struct lk_module_entry);
+}
+
+static void header_init(struct lk_shm_header *h, uint64_t size)
+{
+	uint64_t off = 4096;
+	h->magic = LK_SHM_MAGIC;
+	h->version = LK_SHM_VERSION;
+	h->pid = (uint32_t)getpid();
+	h->ppid = (uint32_t)getppid();
+	h->size = size;
+	h->ring_off = off;
+	off += (uint64_t)LK_RING_SLOTS * sizeof(struct lk_slot);
+	h->bucket_off = off;
+	off += (uint64_t)LK_STACK_BUCKETS * sizeof(uint32_t);
+	h->entry_off = off;
+	off += (uint64_t)LK_STACK_ENTRIES * sizeof(struct lk_stack_entry);
+	h->frame_off = off;
+	off += (uint64_t)LK_FRAME_POOL * sizeof(uint64_t);
+	h->module_off = off;
+	atomic_store(&h->stack_count, 1); /* id 0 means "no stack" */
+	prctl(PR_GET_NAME, h->comm, 0, 0, 0);
+}
+
+/* Copy the parent's stacks: buckets first, so every id we copy was
+ * published, and so complete, before we copy its entry and frames. */
+static void copy_stacks(struct lk_region *to, const struct lk_region *from)
+{
+	uint32_t count = atomic_load(&from->hdr->stack_count);
+	uint64_t used = atomic_load(&from->hdr->frames_used);
+	memcpy((void *)to->buckets, (const void *)from->buckets,
+	       (size_t)LK_STACK_BUCKETS * sizeof(uint32_t));
+	memcpy(to->entries, from->entries, (size_t)count * sizeof(struct lk_stack_entry));
+	memcpy(to->frames, from->frames, (size_t)used * sizeof(uint64_t));
+	atomic_store(&to->hdr->stack_count, count);
+	atomic_store(&to->hdr->frames_used, used);
+}
+
+/* Move fd out of the way of the program's own low descriptors. */
+static int fd_high(int fd)
+{
+	int hi = fcntl(fd, F_DUPFD_CLOEXEC, 700);
+	if (hi < 0)
+		return fd;
+	close(fd);
+	return hi;
+}
+
+static int announce(int memfd, const struct lk_shm_header *h)
+{
+	const char *path = getenv(LK_ENV_SOCKET);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	if (!path || strlen(path) >= sizeof(sa.sun_path))
+		return -1;
+	strcpy(sa.sun_path, path);
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -1;
+	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		close(s);
+		return -1;
+	}
+	struct lk_hello hello = {
+		.magic = LK_SHM_MAGIC, .pid = h->pid, .ppid = h->ppid,
+		.flags = h->flags, .fork_seq = h->fork_seq,
+	};
+	struct iovec iov = {.iov_base = &hello, .iov_len = sizeof(hello)};
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &memfd, sizeof(int));
+	ssize_t n = sendmsg(s, &msg, MSG_NOSIGNAL);
+	/* Wait for the collector's one-byte acknowledgement: from then on it
+	 * holds the region, whatever happens to us. */
+	char ack;
+	ssize_t r = n == (ssize_t)sizeof(hello) ? read(s, &ack, 1) : -1;
+	close(s);
+	return r == 1 ? 0 : -1;
+}
+
+LK_HIDDEN int lk_region_attach(const struct lk_region *parent)
+{
+	uint64_t size = lk_shm_total_size();
+	int fd = memfd_create("leakscope", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	fd = fd_high(fd);
+	if (ftruncate(fd, (off_t)size) != 0) {
+		close(fd);
+		return -1;
+	}
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	struct lk_region r;
+	header_init(m, size);
+	region_layout(&r, m);
+	if (parent) {
+		r.hdr->flags |= LK_SHM_FORKED;
+		r.hdr->fork_seq = atomic_load(&parent->hdr->ring_head);
+		copy_stacks(&r, parent);
+	}
+	lk_region = r;
+	lk_modules_snapshot();
+	int rc = announce(fd, r.hdr);
+	close(fd);
+	if (parent)
+		munmap(parent->hdr, parent->hdr->size);
+	if (rc != 0) {
+		munmap(m, size);
+		memset(&lk_region, 0, sizeof(lk_region));
+	}
+	return rc;
+}

@@ -1,0 +1,113 @@
+/*
+ * stacks.c - capture the allocating thread's call stack and intern it.
+ *
+ * Unwinding uses libunwind's unw_backtrace (DWARF CFI with a per-thread
+ * cache of frame rules, no malloc). Frames inside libleakscope.so itself are
+ * dropped, so frame 0 is the code that called malloc. The stack table is a
+ * lock-free open-addressing hash in the shared region: a new stack's frames
+ * and entry are written, then its id is published into a bucket with a
+ * compare-and-swap; the collector reads entries by id.
+ */
+#define UNW_LOCAL_ONLY
+#include <dlfcn.h>
+#include <libunwind.h>
+#include <link.h>
+#include <string.h>
+
+#include "preload/preload.h"
+
+static uintptr_t self_lo, self_hi;
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *base)
+{
+	if ((void *)info->dlpi_addr != base)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			self_lo = info->dlpi_addr + ph->p_vaddr;
+			self_hi = self_lo + ph->p_memsz;
+		}
+	}
+	return 1;
+}
+
+LK_HIDDEN void lk_stack_init(void)
+{
+	Dl_info di;
+	if (dladdr((void *)lk_stack_init, &di) && di.dli_fbase) {
+		/* dli_fbase is the load address; dlpi_addr the bias: equal for .so */
+		dl_iterate_phdr(find_self, di.dli_fbase);
+	}
+	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+}
+
+static uint64_t hash_frames(void *const *ips, int n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
+	for (int i = 0; i < n; i++) {
+		h ^= (uint64_t)(uintptr_t)ips[i];
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	return h ? h : 1;
+}
+
+static int same(const struct lk_stack_entry *e, uint64_t h, void *const *ips, int n)
+{
+	return e->hash == h && e->depth == (uint32_t)n &&
+	       memcmp(lk_region.frames + e->first, ips, (size_t)n * sizeof(uint64_t)) == 0;
+}
+
+/* A new entry holding ips; 0 when the table is full. */
+static uint32_t new_entry(uint64_t h, void *const *ips, int n)
+{
+	struct lk_shm_header *hdr = lk_region.hdr;
+	uint32_t id = atomic_fetch_add(&hdr->stack_count, 1);
+	uint64_t first = atomic_fetch_add(&hdr->frames_used, (uint64_t)n);
+	if (id >= LK_STACK_ENTRIES || first + (uint64_t)n > LK_FRAME_POOL) {
+		atomic_fetch_add(&hdr->stack_overflow, 1);
+		return 0;
+	}
+	memcpy(lk_region.frames + first, ips, (size_t)n * sizeof(uint64_t));
+	lk_modules_cover(lk_region.frames + first, n);
+	lk_region.entries[id] = (struct lk_stack_entry){.hash = h, .depth = (uint32_t)n,
+							.first = (uint32_t)first};
+	return id;
+}
+
+static uint32_t intern(void *const *ips, int n)
+{
+	uint64_t h = hash_frames(ips, n);
+	uint32_t mask = LK_STACK_BUCKETS - 1, mine = 0;
+	for (uint32_t b = (uint32_t)h & mask, probes = 0; probes <= mask;
+	     b = (b + 1) & mask, probes++) {
+		uint32_t id = atomic_load_explicit(&lk_region.buckets[b], memory_order_acquire);
+		if (id == 0) {
+			if (!mine && !(mine = new_entry(h, ips, n)))
+				return 0;
+			if (atomic_compare_exchange_strong_explicit(
+				    &lk_region.buckets[b], &id, mine,
+				    memory_order_release, memory_order_acquire))
+				return mine;
+		}
+		if (same(&lk_region.entries[id], h, ips, n))
+			return id; /* (a prepared entry of ours, if any, is left unused) */
+	}
+	return 0;
+}
+
+LK_HIDDEN uint32_t lk_stack_capture(void)
+{
+	void *ips[LK_MAX_FRAMES + 8];
+	int n = unw_backtrace(ips, lk_max_frames + 8);
+	int skip = 0;
+	while (skip < n && (uintptr_t)ips[skip] >= self_lo && (uintptr_t)ips[skip] < self_hi)
+		skip++;
+	n -= skip;
+	if (n > lk_max_frames)
+		n = lk_max_frames;
+	if (n <= 0)
+		return 0;
+	return intern(ips + skip, n);
+}
