@@ -1,0 +1,461 @@
+/*
+ * symbolize.c - return addresses -> function, file:line, inlined frames.
+ *
+ * One Dwfl per ELF file, reported at its own ELF vaddrs (base 0); an address
+ * is looked up as vaddr = ip - bias. So a library mapped at different places
+ * (several processes, several runs) is opened and indexed once, and results
+ * are cached per (file, vaddr), which is what (path, bias, ip) determines.
+ * Separate debug files come from dwfl_standard_find_debuginfo: build-id under
+ * /usr/lib/debug/.build-id/, then .gnu_debuglink in the file's directory,
+ * its .debug/ and /usr/lib/debug/<directory>.
+ *
+ * Inlined frames follow eu-addr2line -i: the innermost scope containing the
+ * call instruction, then its physical parents (dwarf_getscopes_die). Each
+ * DW_TAG_inlined_subroutine gives one frame whose position is the line table
+ * row (innermost) or the call site of the inline below it (DW_AT_call_file,
+ * DW_AT_call_line); the DW_TAG_subprogram ends the chain. Without DWARF the
+ * name comes from the ELF symbol table (.symtab, else .dynsym): libdwfl picks
+ * the symbol containing the address or, failing that, the nearest preceding
+ * zero-size symbol of the same section (GHC and Go code).
+ *
+ * A file that cannot be read is remembered and fails the same way each time.
+ * (With DEBUGINFOD_URLS set, libdwfl may also ask a debuginfod server.)
+ * Never prints; failures come back as negative codes with lk_error_set().
+ */
+#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "collector/demangle.h"
+#include "collector/symbolize.h"
+
+/* One frame as cached: module and offset are added when copied out. */
+struct cframe {
+	char *function;
+	char *file;
+	int line;
+	int inlined;
+};
+
+struct module {
+	struct module *next;   /* hash chain */
+	char *path;
+	const char *name;      /* basename, points into path */
+	Dwfl *dwfl;            /* NULL if the file could not be read */
+	Dwfl_Module *mod;
+	int err;               /* why the file could not be read */
+};
+
+struct result {
+	struct result *next;   /* hash chain */
+	const struct module *mod;
+	uint64_t vaddr;
+	int n;
+	struct cframe *frames;
+};
+
+struct lk_symbolizer {
+	struct module **mods;
+	size_t n_mods, cap_mods;  /* cap is a power of two */
+	struct result **res;
+	size_t n_res, cap_res;
+	struct module *last;      /* most recent module: stacks repeat modules */
+};
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = NULL, /* ":.debug:/usr/lib/debug" */
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t hash_addr(const struct module *m, uint64_t v)
+{
+	uint64_t h = (v ^ ((uint64_t)(uintptr_t)m >> 4)) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
+int lk_symbolizer_new(struct lk_symbolizer **out)
+{
+	struct lk_symbolizer *s = calloc(1, sizeof(*s));
+
+	*out = NULL;
+	if (!s)
+		return -ENOMEM;
+	s->cap_mods = 16;
+	s->cap_res = 1024;
+	s->mods = calloc(s->cap_mods, sizeof(*s->mods));
+	s->res = calloc(s->cap_res, sizeof(*s->res));
+	if (!s->mods || !s->res) {
+		lk_symbolizer_free(s);
+		return -ENOMEM;
+	}
+	*out = s;
+	return 0;
+}
+
+static void result_free(struct result *r)
+{
+	for (int i = 0; i < r->n; i++) {
+		free(r->frames[i].function);
+		free(r->frames[i].file);
+	}
+	free(r->frames);
+	free(r);
+}
+
+static void module_free(struct module *m)
+{
+	if (m->dwfl)
+		dwfl_end(m->dwfl);
+	free(m->path);
+	free(m);
+}
+
+void lk_symbolizer_free(struct lk_symbolizer *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; s->res && i < s->cap_res; i++)
+		for (struct result *r = s->res[i], *nx; r; r = nx) {
+			nx = r->next;
+			result_free(r);
+		}
+	for (size_t i = 0; s->mods && i < s->cap_mods; i++)
+		for (struct module *m = s->mods[i], *nx; m; m = nx) {
+			nx = m->next;
+			module_free(m);
+		}
+	free(s->res);
+	free(s->mods);
+	free(s);
+}
+
+void lk_frame_text_release(struct lk_frame_text *f)
+{
+	if (!f)
+		return;
+	free(f->function);
+	free(f->file);
+	free(f->module);
+	f->function = f->file = f->module = NULL;
+}
+
+/* Open path as one offline module at base 0; m->err tells if it failed. */
+static int module_open(struct module *m)
+{
+	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+
+	m->dwfl = dwfl_begin(&callbacks);
+	if (!m->dwfl)
+		return -ENOMEM;
+	dwfl_report_begin(m->dwfl);
+	m->mod = dwfl_report_elf(m->dwfl, m->name, m->path, -1, 0, false);
+	dwfl_report_end(m->dwfl, NULL, NULL);
+	if (!m->mod) {
+		dwfl_end(m->dwfl);
+		m->dwfl = NULL;
+		return LK_EFORMAT;
+	}
+	return 0;
+}
+
+static int mods_grow(struct lk_symbolizer *s)
+{
+	size_t cap = s->cap_mods * 2;
+	struct module **t = calloc(cap, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->cap_mods; i++)
+		for (struct module *m = s->mods[i], *nx; m; m = nx) {
+			nx = m->next;
+			size_t b = hash_str(m->path) & (cap - 1);
+			m->next = t[b];
+			t[b] = m;
+		}
+	free(s->mods);
+	s->mods = t;
+	s->cap_mods = cap;
+	return 0;
+}
+
+/* The cached module for path, opened on first use; NULL on ENOMEM. */
+static struct module *module_get(struct lk_symbolizer *s, const char *path)
+{
+	if (s->last && strcmp(s->last->path, path) == 0)
+		return s->last;
+	size_t b = hash_str(path) & (s->cap_mods - 1);
+	for (struct module *m = s->mods[b]; m; m = m->next)
+		if (strcmp(m->path, path) == 0)
+			return s->last = m;
+
+	if (s->n_mods >= s->cap_mods && mods_grow(s) < 0)
+		return NULL;
+	struct module *m = calloc(1, sizeof(*m));
+	if (!m || !(m->path = strdup(path))) {
+		free(m);
+		return NULL;
+	}
+	const char *slash = strrchr(m->path, '/');
+	m->name = slash ? slash + 1 : m->path;
+	m->err = module_open(m);
+	if (m->err == -ENOMEM) {
+		module_free(m);
+		return NULL;
+	}
+	b = hash_str(path) & (s->cap_mods - 1);
+	m->next = s->mods[b];
+	s->mods[b] = m;
+	s->n_mods++;
+	return s->last = m;
+}
+
+/* Growing array of cached frames while one address is resolved. */
+struct fvec {
+	struct cframe *f;
+	int n, cap;
+	int oom;
+};
+
+/* The name shown for symbol or DWARF name raw: demangled or copied. */
+static char *human_name(const char *raw)
+{
+	char *n;
+
+	if (!raw)
+		return NULL;
+	n = lk_demangle(raw);
+	return n ? n : strdup(raw);
+}
+
+/* Append a frame; takes ownership of function (NULL: unknown, or ENOMEM
+ * when failed is set). */
+static void fvec_push(struct fvec *v, char *function, int failed, const char *file, int line,
+		      int inlined)
+{
+	if (failed)
+		v->oom = 1;
+	if (v->oom) {
+		free(function);
+		return;
+	}
+	if (v->n == v->cap) {
+		int cap = v->cap ? v->cap * 2 : 4;
+		struct cframe *f = realloc(v->f, (size_t)cap * sizeof(*f));
+		if (!f) {
+			free(function);
+			v->oom = 1;
+			return;
+		}
+		v->f = f;
+		v->cap = cap;
+	}
+	struct cframe *c = &v->f[v->n++];
+	c->function = function;
+	c->file = file ? strdup(file) : NULL;
+	c->line = line;
+	c->inlined = inlined;
+	if (file && !c->file)
+		v->oom = 1;
+}
+
+/* The name of a function DIE, following DW_AT_abstract_origin and
+ * DW_AT_specification: the linkage name when it demangles (qualified C++ and
+ * Rust names), else DW_AT_name (C: glibc's linkage names are asm labels
+ * such as __GI___libc_malloc), else the linkage name as it is. */
+static char *die_name(Dwarf_Die *die, int *failed)
+{
+	Dwarf_Attribute at;
+	const char *link = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &at));
+	if (!link)
+		link = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at));
+	char *n = link ? lk_demangle(link) : NULL;
+	if (n)
+		return n;
+	const char *plain = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &at));
+	if (!plain)
+		plain = link;
+	n = plain ? strdup(plain) : NULL;
+	*failed = plain && !n;
+	return n;
+}
+
+/* Where the inlined subroutine die was called from. */
+static void call_site(Dwarf_Die *die, const char **file, int *line)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word val;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	*file = NULL;
+	*line = 0;
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &at), &val) == 0
+	    && dwarf_diecu(die, &cu, NULL, NULL) != NULL
+	    && dwarf_getsrcfiles(&cu, &files, &nfiles) == 0 && val < nfiles)
+		*file = dwarf_filesrc(files, val, NULL, NULL);
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &at), &val) == 0)
+		*line = (int)val;
+}
+
+static const char *elf_symbol(Dwfl_Module *dm, Dwarf_Addr a)
+{
+	GElf_Off off;
+	GElf_Sym sym;
+	return dwfl_module_addrinfo(dm, a, &off, &sym, NULL, NULL, NULL);
+}
+
+/* Resolve vaddr v of module m into v->f (innermost first). */
+static void resolve(struct module *m, uint64_t vaddr, struct fvec *v)
+{
+	Dwfl_Module *dm = m->mod;
+	Dwarf_Addr a = vaddr ? vaddr - 1 : 0; /* the call instruction */
+	const char *file = NULL;
+	int line = 0;
+	bool done = false;
+
+	Dwfl_Line *ln = dwfl_module_getsrc(dm, a);
+	if (ln)
+		file = dwfl_lineinfo(ln, NULL, &line, NULL, NULL, NULL);
+
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(dm, a, &bias);
+	Dwarf_Die *scopes = NULL;
+	int ns = cu ? dwarf_getscopes(cu, a - bias, &scopes) : 0;
+	if (ns > 0) {
+		Dwarf_Die inner = scopes[0];
+		free(scopes);
+		scopes = NULL;
+		ns = dwarf_getscopes_die(&inner, &scopes);
+	}
+	for (int i = 0; i < ns && !done; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram
+		    && tag != DW_TAG_entry_point)
+			continue;
+		int failed = 0;
+		char *name = die_name(&scopes[i], &failed);
+		if (tag == DW_TAG_inlined_subroutine) {
+			fvec_push(v, name, failed, file, line, 1);
+			call_site(&scopes[i], &file, &line);
+		} else {
+			if (!name && !failed) {
+				const char *sym = elf_symbol(dm, a);
+				name = human_name(sym);
+				failed = sym && !name;
+			}
+			fvec_push(v, name, failed, file, line, 0);
+			done = true;
+		}
+	}
+	free(scopes);
+	if (!done) { /* no DWARF for ip, or an inline chain without its function */
+		const char *sym = elf_symbol(dm, a);
+		char *name = human_name(sym);
+		fvec_push(v, name, sym && !name, file, line, 0);
+	}
+}
+
+static int res_grow(struct lk_symbolizer *s)
+{
+	size_t cap = s->cap_res * 2;
+	struct result **t = calloc(cap, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->cap_res; i++)
+		for (struct result *r = s->res[i], *nx; r; r = nx) {
+			nx = r->next;
+			size_t b = hash_addr(r->mod, r->vaddr) & (cap - 1);
+			r->next = t[b];
+			t[b] = r;
+		}
+	free(s->res);
+	s->res = t;
+	s->cap_res = cap;
+	return 0;
+}
+
+static struct result *result_get(struct lk_symbolizer *s, struct module *m, uint64_t vaddr)
+{
+	size_t b = hash_addr(m, vaddr) & (s->cap_res - 1);
+	for (struct result *r = s->res[b]; r; r = r->next)
+		if (r->mod == m && r->vaddr == vaddr)
+			return r;
+
+	if (s->n_res >= s->cap_res && res_grow(s) < 0)
+		return NULL;
+	struct fvec v = {0};
+	resolve(m, vaddr, &v);
+	struct result *r = v.oom ? NULL : calloc(1, sizeof(*r));
+	if (!r) {
+		for (int i = 0; i < v.n; i++) {
+			free(v.f[i].function);
+			free(v.f[i].file);
+		}
+		free(v.f);
+		return NULL;
+	}
+	r->mod = m;
+	r->vaddr = vaddr;
+	r->n = v.n;
+	r->frames = v.f;
+	b = hash_addr(m, vaddr) & (s->cap_res - 1);
+	r->next = s->res[b];
+	s->res[b] = r;
+	s->n_res++;
+	return r;
+}
+
+int lk_symbolize(struct lk_symbolizer *s, const char *path, uint64_t bias, uint64_t ip,
+		 struct lk_frame_text *frames, int max)
+{
+	if (!s || !path || !frames || max < 1 || ip < bias)
+		return -EINVAL;
+	struct module *m = module_get(s, path);
+	if (!m)
+		return -ENOMEM;
+	if (m->err < 0)
+		return lk_error_set(m->err, "cannot read '%s'", path);
+
+	uint64_t vaddr = ip - bias;
+	struct result *r = result_get(s, m, vaddr);
+	if (!r)
+		return -ENOMEM;
+
+	int k = r->n < max ? r->n : max;
+	int first = r->n - k; /* too long: drop the innermost */
+	for (int i = 0; i < k; i++) {
+		const struct cframe *c = &r->frames[first + i];
+		struct lk_frame_text *f = &frames[i];
+		f->function = c->function ? strdup(c->function) : NULL;
+		f->file = c->file ? strdup(c->file) : NULL;
+		f->module = strdup(m->name);
+		f->line = c->line;
+		f->offset = vaddr;
+		f->inlined = c->inlined;
+		if ((c->function && !f->function) || (c->file && !f->file) || !f->module) {
+			for (int j = 0; j <= i; j++)
+				lk_frame_text_release(&frames[j]);
+			return -ENOMEM;
+		}
+	}
+	return k;
+}
