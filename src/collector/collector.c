@@ -141,8 +141,8 @@ static int receive_hello(int fd, struct lk_hello *hello, int *memfd, pid_t *peer
 static void accept_one(struct lk_collector *c, int fd)
 {
 	struct lk_hello hello;
-	int memfd;
-	pid_t peer;
+	int memfd = -1;
+	pid_t peer = 0;
 	if (receive_hello(fd, &hello, &memfd, &peer) != 0)
 		return;
 	struct lk_session *s = NULL;

@@ -1,0 +1,142 @@
+/* leaks.c - group a finished process's live blocks into leaks (leaks.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/leaks.h"
+
+#define INLINE_MAX 8
+
+struct group {
+	uint64_t bytes, objects;
+};
+
+static int by_bytes(const void *a, const void *b)
+{
+	const struct lk_leak *x = a, *y = b;
+	if (x->bytes != y->bytes)
+		return x->bytes < y->bytes ? 1 : -1;
+	if (x->objects != y->objects)
+		return x->objects < y->objects ? 1 : -1;
+	return (x->stack > y->stack) - (x->stack < y->stack);
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+/* Frames of one stack, inlined ones expanded; unknown modules keep the
+ * raw address as offset. */
+static int symbolize_stack(const struct lk_session *s, struct lk_symbolizer *sym,
+			   uint32_t stack, struct lk_leak *out)
+{
+	const uint64_t *ips;
+	uint32_t depth = lk_session_stack(s, stack, &ips);
+	out->frames = calloc((size_t)depth * INLINE_MAX + 1, sizeof(*out->frames));
+	if (!out->frames)
+		return -ENOMEM;
+	size_t n = 0;
+	for (uint32_t i = 0; i < depth; i++) {
+		const char *path;
+		uint64_t bias;
+		int k = -1;
+		if (lk_session_module(s, ips[i], &path, &bias) == 0) {
+			k = lk_symbolize(sym, path, bias, ips[i], out->frames + n, INLINE_MAX);
+			if (k < 0) {
+				out->frames[n].module = strdup(base_name(path));
+				out->frames[n].offset = ips[i] - bias;
+				k = 1;
+			}
+		} else {
+			out->frames[n].module = strdup("?");
+			out->frames[n].offset = ips[i];
+			k = 1;
+		}
+		n += (size_t)k;
+	}
+	if (depth == 0)
+		out->frames[n++].module = strdup("(stack not recorded)");
+	out->n_frames = n;
+	return 0;
+}
+
+static int push(struct lk_leak **arr, size_t *n, const struct lk_leak *l)
+{
+	struct lk_leak *a = realloc(*arr, (*n + 1) * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	a[(*n)++] = *l;
+	*arr = a;
+	return 0;
+}
+
+int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
+		     const struct lk_suppressions *sup, int root, struct lk_leak_report *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->pid = s->pid;
+	out->ppid = s->ppid;
+	out->root = root;
+	out->forked = s->forked;
+	out->command = strdup(s->cmdline ? s->cmdline : s->comm);
+	out->exe = s->exe ? strdup(s->exe) : NULL;
+	out->has_status = s->has_status;
+	out->status = s->wait_status;
+	out->stats = s->stats;
+
+	uint32_t n_stacks = atomic_load(&s->hdr->stack_count);
+	if (n_stacks > LK_STACK_ENTRIES)
+		n_stacks = LK_STACK_ENTRIES;
+	struct group *g = calloc((size_t)n_stacks + 1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	lk_live_foreach(&s->live, b) {
+		uint32_t id = b->stack < n_stacks ? b->stack : 0;
+		g[id].bytes += b->size;
+		g[id].objects++;
+	}
+	int rc = 0;
+	for (uint32_t id = 0; id < n_stacks && !rc; id++) {
+		if (!g[id].objects)
+			continue;
+		struct lk_leak l = {.bytes = g[id].bytes, .objects = g[id].objects, .stack = id};
+		if ((rc = symbolize_stack(s, sym, id, &l)) != 0)
+			break;
+		l.suppression = sup ? lk_suppressions_match(sup, l.frames, l.n_frames) : NULL;
+		if (l.suppression) {
+			out->suppressed_bytes += l.bytes;
+			out->suppressed_objects += l.objects;
+			rc = push(&out->suppressed, &out->n_suppressed, &l);
+		} else {
+			out->leaked_bytes += l.bytes;
+			out->leaked_objects += l.objects;
+			rc = push(&out->leaks, &out->n_leaks, &l);
+		}
+	}
+	free(g);
+	qsort(out->leaks, out->n_leaks, sizeof(*out->leaks), by_bytes);
+	qsort(out->suppressed, out->n_suppressed, sizeof(*out->suppressed), by_bytes);
+	return rc;
+}
+
+static void release_list(struct lk_leak *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t f = 0; f < l[i].n_frames; f++)
+			lk_frame_text_release(&l[i].frames[f]);
+		free(l[i].frames);
+	}
+	free(l);
+}
+
+void lk_leak_report_release(struct lk_leak_report *r)
+{
+	release_list(r->leaks, r->n_leaks);
+	release_list(r->suppressed, r->n_suppressed);
+	free(r->command);
+	free(r->exe);
+	memset(r, 0, sizeof(*r));
+}

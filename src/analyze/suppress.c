@@ -1,0 +1,160 @@
+/* suppress.c - suppression patterns and matching (see suppress.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/suppress.h"
+#include "common/error.h"
+
+/* One-time allocations of language runtimes that are kept until exit on
+ * purpose. Each names the innermost runtime function that owns the block.
+ * docs/suppressions.md says why each is here. */
+static const char *const builtin[] = {
+	"^_IO_file_doallocate$",   /* stdio buffers */
+	"^_dl_allocate_tls$",      /* thread-local storage of live threads */
+	"^_dl_new_object$",        /* dynamic loader bookkeeping */
+	"^_dl_map_object$",
+	"^_dl_check_map_versions$",
+	"^_dlerror_run$",
+	"^__libc_dlopen_mode$",
+	"^__new_exitfn$",          /* atexit handler list */
+	"^__add_to_environ$",      /* setenv */
+	"^x_cgo_init$",            /* Go runtime, cgo start-up */
+	"^_cgo_try_pthread_create$",
+	"^x_cgo_thread_start$",
+	"^stgMallocBytes$",        /* GHC runtime system */
+	"^stgCallocBytes$",
+	"^stgReallocBytes$",
+	"^hs_init_ghc$",
+	"^rts_mkString$",
+	NULL,
+};
+
+void lk_suppressions_init(struct lk_suppressions *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void lk_suppressions_release(struct lk_suppressions *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->patterns[i]);
+	free(s->patterns);
+	memset(s, 0, sizeof(*s));
+}
+
+int lk_suppressions_add(struct lk_suppressions *s, const char *pattern)
+{
+	if (s->n == s->cap) {
+		size_t nc = s->cap ? s->cap * 2 : 32;
+		char **p = realloc(s->patterns, nc * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		s->patterns = p;
+		s->cap = nc;
+	}
+	if (!(s->patterns[s->n] = strdup(pattern)))
+		return -ENOMEM;
+	s->n++;
+	return 0;
+}
+
+int lk_suppressions_add_builtin(struct lk_suppressions *s)
+{
+	for (const char *const *p = builtin; *p; p++) {
+		int rc = lk_suppressions_add(s, *p);
+		if (rc)
+			return rc;
+	}
+	s->n_builtin = s->n;
+	return 0;
+}
+
+static char *trim(char *t)
+{
+	while (*t == ' ' || *t == '\t')
+		t++;
+	size_t n = strlen(t);
+	while (n && (t[n - 1] == '\n' || t[n - 1] == '\r' || t[n - 1] == ' ' || t[n - 1] == '\t'))
+		t[--n] = 0;
+	return t;
+}
+
+int lk_suppressions_load(struct lk_suppressions *s, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return lk_error_set(-errno, "cannot open suppressions '%s': %s", path, strerror(errno));
+	char line[4096];
+	int rc = 0, no = 0;
+	while (!rc && fgets(line, sizeof(line), f)) {
+		char *t = trim(line);
+		no++;
+		if (!*t || *t == '#')
+			continue;
+		if (strncmp(t, "leak:", 5) != 0 || !*trim(t + 5))
+			rc = lk_error_set(LK_EFORMAT, "%s:%d: expected 'leak:PATTERN'", path, no);
+		else
+			rc = lk_suppressions_add(s, trim(t + 5));
+	}
+	fclose(f);
+	return rc;
+}
+
+/* Glob with '*' only, anchored at both ends. */
+static int glob(const char *p, size_t plen, const char *t)
+{
+	size_t tlen = strlen(t), pi = 0, ti = 0, star = (size_t)-1, mark = 0;
+	while (ti < tlen) {
+		if (pi < plen && p[pi] == '*') {
+			star = pi++;
+			mark = ti;
+		} else if (pi < plen && p[pi] == t[ti]) {
+			pi++;
+			ti++;
+		} else if (star != (size_t)-1) {
+			pi = star + 1;
+			ti = ++mark;
+		} else {
+			return 0;
+		}
+	}
+	while (pi < plen && p[pi] == '*')
+		pi++;
+	return pi == plen;
+}
+
+int lk_pattern_match(const char *pattern, const char *text)
+{
+	if (!text)
+		return 0;
+	size_t n = strlen(pattern);
+	int head = pattern[0] == '^', tail = n > (size_t)head && pattern[n - 1] == '$';
+	const char *p = pattern + head;
+	size_t plen = n - (size_t)head - (size_t)tail;
+	char buf[1024];
+	if (plen + 3 > sizeof(buf))
+		return 0;
+	/* unanchored ends behave as if '*' stood there */
+	size_t k = 0;
+	if (!head)
+		buf[k++] = '*';
+	memcpy(buf + k, p, plen);
+	k += plen;
+	if (!tail)
+		buf[k++] = '*';
+	return glob(buf, k, text);
+}
+
+const char *lk_suppressions_match(const struct lk_suppressions *s,
+				  const struct lk_frame_text *frames, size_t n)
+{
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t f = 0; f < n; f++)
+			if (lk_pattern_match(s->patterns[i], frames[f].function) ||
+			    lk_pattern_match(s->patterns[i], frames[f].file) ||
+			    lk_pattern_match(s->patterns[i], frames[f].module))
+				return s->patterns[i];
+	return NULL;
+}

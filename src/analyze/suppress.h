@@ -1,0 +1,36 @@
+/*
+ * suppress.h - LeakSanitizer-style suppressions: lines `leak:PATTERN`,
+ * `#` comments. A pattern matches a leak when it matches the function,
+ * file or module of any frame of its stack; `*` matches any run of
+ * characters, a leading `^` / trailing `$` anchor it, otherwise it may match
+ * anywhere. A built-in list (docs/suppressions.md) covers one-time runtime
+ * allocations that live until exit.
+ */
+#ifndef LK_ANALYZE_SUPPRESS_H
+#define LK_ANALYZE_SUPPRESS_H
+
+#include <stddef.h>
+
+#include "analyze/timeline.h"
+
+struct lk_suppressions {
+	char **patterns;
+	size_t n, cap;
+	size_t n_builtin;   /* the first n_builtin come from the built-in list */
+};
+
+void lk_suppressions_init(struct lk_suppressions *s);
+void lk_suppressions_release(struct lk_suppressions *s);
+int lk_suppressions_add_builtin(struct lk_suppressions *s);
+/* Read a file; LK_EFORMAT with the line number on a bad line. */
+int lk_suppressions_load(struct lk_suppressions *s, const char *path);
+int lk_suppressions_add(struct lk_suppressions *s, const char *pattern);
+
+/* The pattern that suppresses this stack, or NULL. */
+const char *lk_suppressions_match(const struct lk_suppressions *s,
+				  const struct lk_frame_text *frames, size_t n);
+
+/* 1 if pattern matches text (exposed for tests). */
+int lk_pattern_match(const char *pattern, const char *text);
+
+#endif

@@ -1,0 +1,17 @@
+/*
+ * cli.h - the subcommands of the leakscope program and what they share:
+ * messages to the user are printed here (src/cli/) and only here.
+ */
+#ifndef LK_CLI_H
+#define LK_CLI_H
+
+/* Exit codes of leakscope itself (the program's own status passes through). */
+#define LK_EXIT_FAILURE 125
+
+int cmd_run(int argc, char **argv);
+int cmd_eventlog(int argc, char **argv);
+
+/* "leakscope: " + message + newline on stderr. */
+void lk_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

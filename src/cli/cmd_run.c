@@ -1,0 +1,251 @@
+/*
+ * cmd_run.c - `leakscope run [OPTIONS] -- PROG ARGS`: run a program under
+ * the interposer, follow its forks and execs, and when each process ends
+ * report what it left allocated. The program's exit status passes through.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analyze/leaks.h"
+#include "cli/cli.h"
+#include "collector/collector.h"
+#include "collector/launch.h"
+#include "common/error.h"
+#include "report/leak_report.h"
+
+static const char usage_text[] =
+	"usage: leakscope run [OPTIONS] [--] PROGRAM [ARGS...]\n"
+	"\n"
+	"Run PROGRAM with leakscope's allocator interposer and report, for it and\n"
+	"every process it forks or execs, the heap blocks still allocated when the\n"
+	"process ended - however it ended (return, exit, _exit, Go's os.Exit, abort,\n"
+	"a crash, SIGKILL) - grouped by allocation stack, largest first.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE        write the report to FILE (default: stderr)\n"
+	"  -f, --format FMT         text (default) or json (docs/json-leaks.md)\n"
+	"      --no-follow          trace only PROGRAM: not its forks and execs\n"
+	"      --suppressions FILE  leak:PATTERN lines (LeakSanitizer syntax); repeatable\n"
+	"      --no-default-suppressions\n"
+	"                           report runtime allocations kept until exit too\n"
+	"      --show-suppressed    list the suppressed allocations in the text report\n"
+	"      --frames N           record at most N frames per stack (default 64)\n"
+	"      --exit-code N        exit with N when leaks were reported and the\n"
+	"                           program itself succeeded (default: its status)\n"
+	"  -h, --help               this text\n"
+	"\n"
+	"exit status: the program's own; 128+N if it was killed by signal N;\n"
+	"127 program not found; 126 not executable; 125 leakscope failed or the\n"
+	"program cannot be traced (statically linked or setuid).\n";
+
+struct run_opts {
+	const char *output;
+	int json;
+	int follow;
+	int default_sup;
+	int show_suppressed;
+	int frames;
+	int leak_exit;
+	struct lk_suppressions sup;
+};
+
+static volatile sig_atomic_t forward_to;
+
+static void forward_signal(int sig)
+{
+	if (forward_to > 0)
+		kill(forward_to, sig);
+}
+
+enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_FRAMES, OPT_EXIT_CODE };
+
+static int parse(int argc, char **argv, struct run_opts *o)
+{
+	static const struct option longs[] = {
+		{"output", required_argument, 0, 'o'},
+		{"format", required_argument, 0, 'f'},
+		{"no-follow", no_argument, 0, OPT_NO_FOLLOW},
+		{"suppressions", required_argument, 0, OPT_SUP},
+		{"no-default-suppressions", no_argument, 0, OPT_NO_DEF_SUP},
+		{"show-suppressed", no_argument, 0, OPT_SHOW_SUP},
+		{"frames", required_argument, 0, OPT_FRAMES},
+		{"exit-code", required_argument, 0, OPT_EXIT_CODE},
+		{"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
+	};
+	int c, rc;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:f:h", longs, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->output = optarg; break;
+		case 'f':
+			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
+				lk_cli_error("unknown format '%s' (text or json)", optarg);
+				return -1;
+			}
+			o->json = !strcmp(optarg, "json");
+			break;
+		case OPT_NO_FOLLOW: o->follow = 0; break;
+		case OPT_SUP:
+			if ((rc = lk_suppressions_load(&o->sup, optarg)) != 0) {
+				lk_cli_error("%s", lk_error_detail());
+				return -1;
+			}
+			break;
+		case OPT_NO_DEF_SUP: o->default_sup = 0; break;
+		case OPT_SHOW_SUP: o->show_suppressed = 1; break;
+		case OPT_FRAMES: o->frames = atoi(optarg); break;
+		case OPT_EXIT_CODE: o->leak_exit = atoi(optarg); break;
+		case 'h': fputs(usage_text, stdout); exit(0);
+		default: fputs(usage_text, stderr); return -1;
+		}
+	}
+	if (optind >= argc) {
+		lk_cli_error("run: no program given");
+		fputs(usage_text, stderr);
+		return -1;
+	}
+	if (o->default_sup && lk_suppressions_add_builtin(&o->sup) != 0)
+		return -1;
+	return optind;
+}
+
+/* Reap every child (we are their subreaper) and finish their sessions. */
+static void reap(struct lk_collector *c, pid_t root, int *root_status, int *root_done)
+{
+	int st;
+	pid_t pid;
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		if (pid == root) {
+			*root_status = st;
+			*root_done = 1;
+		}
+		lk_collector_exited(c, pid, st);
+	}
+}
+
+static int trace(struct lk_collector *c, pid_t root, int *status)
+{
+	int done = 0;
+	while (!done) {
+		uint64_t n = lk_collector_poll(c, 5);
+		reap(c, root, status, &done);
+		if (n == 0 && !done)
+			lk_collector_poll(c, 20);
+	}
+	/* announcements and ends that raced with the root's end */
+	lk_collector_poll(c, 0);
+	reap(c, root, status, &done);
+	lk_collector_poll(c, 0);
+	return 0;
+}
+
+static int write_reports(struct lk_collector *c, const struct run_opts *o, char **argv,
+			 pid_t root, int status, uint64_t *leaked)
+{
+	struct lk_symbolizer *sym;
+	if (lk_symbolizer_new(&sym) != 0)
+		return -ENOMEM;
+	struct lk_run_result r = {
+		.argv = argv, .show_suppressed = o->show_suppressed,
+		.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+		.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+		.unreported = c->running, .n_unreported = c->n_running,
+	};
+	r.reports = calloc(c->n_ended + 1, sizeof(*r.reports));
+	for (size_t i = 0; r.reports && i < c->n_ended; i++) {
+		const struct lk_session *s = c->ended[i];
+		if (lk_leaks_collect(s, sym, &o->sup, s->pid == root && !s->forked,
+				     &r.reports[r.n_reports]) == 0)
+			*leaked += r.reports[r.n_reports].leaked_bytes;
+		r.n_reports++;
+	}
+	FILE *out = stderr;
+	if (o->output && !(out = fopen(o->output, "we"))) {
+		lk_cli_error("cannot write '%s': %s", o->output, strerror(errno));
+		out = stderr;
+	}
+	if (o->json)
+		lk_leak_write_json(&r, out);
+	else
+		lk_leak_write_text(&r, out);
+	if (out != stderr)
+		fclose(out);
+	for (size_t i = 0; i < r.n_reports; i++)
+		lk_leak_report_release(&r.reports[i]);
+	free(r.reports);
+	lk_symbolizer_free(sym);
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = {.follow = 1, .default_sup = 1, .frames = 64};
+	lk_suppressions_init(&o.sup);
+	int first = parse(argc, argv, &o);
+	int rc = LK_EXIT_FAILURE;
+	char *path = NULL, *preload = NULL;
+	struct lk_collector c;
+	memset(&c, 0, sizeof(c));
+	c.listen_fd = -1;
+	if (first < 0)
+		goto out;
+	char **prog = argv + first;
+	int code = lk_launch_resolve(prog[0], &path);
+	if (code) {
+		lk_cli_error("%s", lk_error_detail());
+		rc = code;
+		goto out;
+	}
+	if (!(preload = lk_launch_find_preload())) {
+		lk_cli_error("cannot find libleakscope.so next to the leakscope program "
+			     "(set LEAKSCOPE_PRELOAD)");
+		goto out;
+	}
+	int err = lk_collector_open(&c);
+	if (err) {
+		lk_cli_error("cannot create the control socket: %s", lk_error_name(err));
+		goto out;
+	}
+	c.follow = o.follow;
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	pid_t pid = lk_launch_spawn(path, prog, preload, c.socket_path, o.frames, &code);
+	if (pid < 0) {
+		lk_cli_error("%s", lk_error_detail());
+		rc = code;
+		goto out;
+	}
+	c.root = pid;
+	forward_to = pid;
+	signal(SIGTERM, forward_signal);
+	signal(SIGHUP, forward_signal);
+	int status = 0;
+	trace(&c, pid, &status);
+	if (c.announced == 0) {
+		lk_cli_error("'%s' never loaded the interposer (LD_PRELOAD was ignored or "
+			     "removed): nothing could be recorded", path);
+		goto out;
+	}
+	uint64_t leaked = 0;
+	if (write_reports(&c, &o, prog, pid, status, &leaked) != 0)
+		goto out;
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (leaked && o.leak_exit && rc == 0)
+		rc = o.leak_exit;
+out:
+	lk_collector_close(&c);
+	lk_suppressions_release(&o.sup);
+	free(path);
+	free(preload);
+	return rc;
+}

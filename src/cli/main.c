@@ -1,0 +1,62 @@
+/*
+ * main.c - the leakscope program: a table of subcommands (git style), each
+ * in its own cmd_<name>.c, plus top-level help.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"run", cmd_run, "run a program and report the memory it leaked"},
+	{"eventlog", cmd_eventlog, "report on a GHC eventlog heap profile"},
+	{NULL, NULL, NULL},
+};
+
+void lk_cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("leakscope: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage(FILE *out)
+{
+	fputs("usage: leakscope COMMAND [OPTIONS] [ARGS]\n\n"
+	      "leakscope finds memory leaks of unmodified Linux programs and shows\n"
+	      "where memory goes over time.\n\ncommands:\n", out);
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(out, "  %-10s %s\n", c->name, c->summary);
+	fputs("\n'leakscope COMMAND --help' tells more about one command.\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		puts("leakscope 0.1");
+		return 0;
+	}
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(argv[1], c->name))
+			return c->run(argc - 1, argv + 1);
+	lk_cli_error("'%s' is not a command; see 'leakscope --help'", argv[1]);
+	return 2;
+}

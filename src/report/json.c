@@ -1,0 +1,60 @@
+/* json.c - JSON string and number writing (see json.h). */
+#include <math.h>
+
+#include "report/json.h"
+
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static int utf8_len(const unsigned char *s)
+{
+	if (s[0] < 0x80)
+		return 1;
+	int n = (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+	if (n == 0 || (n == 2 && s[0] < 0xc2) || (n == 4 && s[0] > 0xf4))
+		return 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
+		return 0;
+	if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
+		return 0;
+	return n;
+}
+
+void lk_json_string(FILE *out, const char *str)
+{
+	if (!str) {
+		fputs("null", out);
+		return;
+	}
+	const unsigned char *s = (const unsigned char *)str;
+	putc('"', out);
+	while (*s) {
+		if (*s == '"' || *s == '\\') {
+			putc('\\', out);
+			putc(*s++, out);
+		} else if (*s < 0x20) {
+			fprintf(out, "\\u%04x", *s++);
+		} else {
+			int n = utf8_len(s);
+			if (n == 0) {
+				fputs("\\ufffd", out);
+				s++;
+			} else {
+				fwrite(s, 1, (size_t)n, out);
+				s += n;
+			}
+		}
+	}
+	putc('"', out);
+}
+
+void lk_json_number(FILE *out, double v)
+{
+	if (!isfinite(v))
+		fputs("null", out);
+	else if (v == (double)(int64_t)v && fabs(v) < 9e15)
+		fprintf(out, "%lld", (long long)v);
+	else
+		fprintf(out, "%.17g", v);
+}

@@ -1,0 +1,17 @@
+/*
+ * json.h - the small JSON writer every JSON output uses: strings escaped
+ * (control characters, quotes, invalid UTF-8 replaced by U+FFFD), numbers
+ * written so they read back exactly.
+ */
+#ifndef LK_REPORT_JSON_H
+#define LK_REPORT_JSON_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Write s as a JSON string literal; NULL is written as null. */
+void lk_json_string(FILE *out, const char *s);
+/* Write a double; non-finite values are written as null. */
+void lk_json_number(FILE *out, double v);
+
+#endif

@@ -1,0 +1,103 @@
+/* leak_json.c - the leak report as JSON, schema leakscope-leaks/1
+ * (docs/json-leaks.md). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include "report/json.h"
+#include "report/leak_report.h"
+
+static void frames(FILE *out, const struct lk_leak *l)
+{
+	fputs("\"stack\":[", out);
+	for (size_t i = 0; i < l->n_frames; i++) {
+		const struct lk_frame_text *f = &l->frames[i];
+		fputs(i ? ",{\"function\":" : "{\"function\":", out);
+		lk_json_string(out, f->function);
+		fputs(",\"file\":", out);
+		lk_json_string(out, f->file);
+		if (f->file)
+			fprintf(out, ",\"line\":%d", f->line);
+		else
+			fputs(",\"line\":null", out);
+		fputs(",\"module\":", out);
+		lk_json_string(out, f->module);
+		fprintf(out, ",\"offset\":\"0x%" PRIx64 "\",\"inlined\":%s}", f->offset,
+			f->inlined ? "true" : "false");
+	}
+	fputs("]", out);
+}
+
+static void leak_list(FILE *out, const char *name, const struct lk_leak *l, size_t n)
+{
+	fprintf(out, ",\"%s\":[", name);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s{\"bytes\":%" PRIu64 ",\"objects\":%" PRIu64 ",\"class\":\"not-freed\",",
+			i ? "," : "", l[i].bytes, l[i].objects);
+		if (l[i].suppression) {
+			fputs("\"suppression\":", out);
+			lk_json_string(out, l[i].suppression);
+			fputs(",", out);
+		}
+		frames(out, &l[i]);
+		fputs("}", out);
+	}
+	fputs("]", out);
+}
+
+static void process(FILE *out, const struct lk_leak_report *p)
+{
+	fprintf(out, "{\"pid\":%d,\"ppid\":%d,\"command\":", (int)p->pid, (int)p->ppid);
+	lk_json_string(out, p->command);
+	fputs(",\"exe\":", out);
+	lk_json_string(out, p->exe);
+	fprintf(out, ",\"root\":%s,\"forked\":%s,\"end\":", p->root ? "true" : "false",
+		p->forked ? "true" : "false");
+	if (!p->has_status)
+		fputs("{}", out);
+	else if (WIFSIGNALED(p->status))
+		fprintf(out, "{\"signal\":%d}", WTERMSIG(p->status));
+	else
+		fprintf(out, "{\"code\":%d}", WEXITSTATUS(p->status));
+	const struct lk_session_stats *s = &p->stats;
+	fprintf(out, ",\"stats\":{\"allocations\":%" PRIu64 ",\"frees\":%" PRIu64
+		",\"unmatched_frees\":%" PRIu64 ",\"bytes_allocated\":%" PRIu64
+		",\"peak_bytes\":%" PRIu64 ",\"cut_off_events\":%" PRIu64 "}",
+		s->allocations, s->frees, s->unmatched_frees, s->bytes_allocated, s->peak_bytes,
+		s->stuck_slots);
+	fprintf(out, ",\"summary\":{\"leaked_bytes\":%" PRIu64 ",\"leaked_objects\":%" PRIu64
+		",\"suppressed_bytes\":%" PRIu64 ",\"suppressed_objects\":%" PRIu64 "}",
+		p->leaked_bytes, p->leaked_objects, p->suppressed_bytes, p->suppressed_objects);
+	leak_list(out, "leaks", p->leaks, p->n_leaks);
+	leak_list(out, "suppressed", p->suppressed, p->n_suppressed);
+	fputs("}", out);
+}
+
+void lk_leak_write_json(const struct lk_run_result *r, FILE *out)
+{
+	fputs("{\"schema\":\"leakscope-leaks/1\",\"command\":[", out);
+	for (size_t i = 0; r->argv && r->argv[i]; i++) {
+		if (i)
+			putc(',', out);
+		lk_json_string(out, r->argv[i]);
+	}
+	fprintf(out, "],\"exit\":{\"code\":%d,\"signal\":", r->exit_code);
+	if (r->signal)
+		fprintf(out, "%d}", r->signal);
+	else
+		fputs("null}", out);
+	fputs(",\"processes\":[", out);
+	for (size_t i = 0; i < r->n_reports; i++) {
+		if (i)
+			putc(',', out);
+		process(out, &r->reports[i]);
+	}
+	fputs("],\"unreported\":[", out);
+	for (size_t i = 0; i < r->n_unreported; i++) {
+		const struct lk_session *s = r->unreported[i];
+		fprintf(out, "%s{\"pid\":%d,\"command\":", i ? "," : "", (int)s->pid);
+		lk_json_string(out, s->cmdline ? s->cmdline : s->comm);
+		fputs("}", out);
+	}
+	fputs("]}\n", out);
+}

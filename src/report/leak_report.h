@@ -1,0 +1,25 @@
+/*
+ * leak_report.h - writers of leak reports ("leakscope run"): text for a
+ * person (stderr by default), JSON for programs (docs/json-leaks.md).
+ */
+#ifndef LK_REPORT_LEAK_REPORT_H
+#define LK_REPORT_LEAK_REPORT_H
+
+#include <stdio.h>
+
+#include "analyze/leaks.h"
+
+struct lk_run_result {
+	char **argv;                    /* the program's command line */
+	int exit_code, signal;          /* of the program; signal 0 if none */
+	struct lk_leak_report *reports; /* in the order the processes ended */
+	size_t n_reports;
+	struct lk_session **unreported; /* still running when we stopped */
+	size_t n_unreported;
+	int show_suppressed;
+};
+
+void lk_leak_write_text(const struct lk_run_result *r, FILE *out);
+void lk_leak_write_json(const struct lk_run_result *r, FILE *out);
+
+#endif

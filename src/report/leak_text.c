@@ -1,0 +1,86 @@
+/* leak_text.c - the leak report for a person (see leak_report.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "report/leak_report.h"
+
+/* 1234567 -> "1,234,567" */
+static const char *grouped(uint64_t v, char *buf, size_t size)
+{
+	char raw[32];
+	int n = snprintf(raw, sizeof(raw), "%" PRIu64, v), k = 0;
+	for (int i = 0; i < n && (size_t)k + 2 < size; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[k++] = ',';
+		buf[k++] = raw[i];
+	}
+	buf[k] = 0;
+	return buf;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+	return s ? s + 1 : p;
+}
+
+static void frame_line(FILE *out, size_t i, const struct lk_frame_text *f)
+{
+	char where[512] = "", name[512];
+	if (f->function)
+		snprintf(name, sizeof(name), "%s", f->function);
+	else
+		snprintf(name, sizeof(name), "%s+0x%" PRIx64, f->module ? f->module : "?", f->offset);
+	if (f->file)
+		snprintf(where, sizeof(where), "%s:%d", base_name(f->file), f->line);
+	fprintf(out, "    #%-2zu %-28s %-24s (%s)%s\n", i, name, where,
+		f->module ? f->module : "?", f->inlined ? " [inlined]" : "");
+}
+
+static void leak_block(FILE *out, const struct lk_leak *l, const char *what)
+{
+	char b[32];
+	fprintf(out, "  %s bytes in %" PRIu64 " object%s %s:\n", grouped(l->bytes, b, sizeof(b)),
+		l->objects, l->objects == 1 ? "" : "s", what);
+	for (size_t i = 0; i < l->n_frames; i++)
+		frame_line(out, i, &l->frames[i]);
+}
+
+static void process_report(FILE *out, const struct lk_leak_report *p, int show_suppressed)
+{
+	char b[32], c[32];
+	const char *cmd = p->command ? p->command : "?";
+	if (p->n_leaks) {
+		fprintf(out, "leakscope: %s bytes in %" PRIu64 " object%s not freed at exit (pid %d, %s)\n",
+			grouped(p->leaked_bytes, b, sizeof(b)), p->leaked_objects,
+			p->leaked_objects == 1 ? "" : "s", (int)p->pid, cmd);
+	} else {
+		fprintf(out, "leakscope: no leaks (pid %d, %s): %s allocations, %s frees\n",
+			(int)p->pid, cmd, grouped(p->stats.allocations, b, sizeof(b)),
+			grouped(p->stats.frees, c, sizeof(c)));
+	}
+	for (size_t i = 0; i < p->n_leaks; i++)
+		leak_block(out, &p->leaks[i], "allocated from");
+	if (p->n_suppressed) {
+		fprintf(out, "  suppressed: %s bytes in %" PRIu64 " objects (runtime allocations kept "
+			"until exit%s)\n", grouped(p->suppressed_bytes, b, sizeof(b)),
+			p->suppressed_objects, show_suppressed ? "" : "; --show-suppressed lists them");
+		for (size_t i = 0; show_suppressed && i < p->n_suppressed; i++)
+			leak_block(out, &p->suppressed[i], p->suppressed[i].suppression);
+	}
+	if (p->stats.stuck_slots)
+		fprintf(out, "  note: %" PRIu64 " events were cut off by the process's end\n",
+			p->stats.stuck_slots);
+}
+
+void lk_leak_write_text(const struct lk_run_result *r, FILE *out)
+{
+	for (size_t i = 0; i < r->n_reports; i++)
+		process_report(out, &r->reports[i], r->show_suppressed);
+	for (size_t i = 0; i < r->n_unreported; i++)
+		fprintf(out, "leakscope: pid %d (%s) was still running: not reported\n",
+			(int)r->unreported[i]->pid,
+			r->unreported[i]->cmdline ? r->unreported[i]->cmdline : r->unreported[i]->comm);
+}
