@@ -67,7 +67,7 @@ LK_HIDDEN void lk_modules_snapshot(void)
 	atomic_store_explicit(&h->module_lock, 0, memory_order_release);
 }
 
-static int covered(uint64_t ip)
+LK_HIDDEN int lk_modules_contain(uint64_t ip)
 {
 	const struct lk_module_entry *m = lk_region.modules;
 	uint32_t n = atomic_load_explicit(&lk_region.hdr->module_count, memory_order_acquire);
@@ -80,7 +80,7 @@ static int covered(uint64_t ip)
 LK_HIDDEN void lk_modules_cover(const uint64_t *ips, int n)
 {
 	for (int i = 0; i < n; i++)
-		if (!covered(ips[i])) {
+		if (!lk_modules_contain(ips[i])) {
 			lk_modules_snapshot();
 			return;
 		}

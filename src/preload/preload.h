@@ -66,6 +66,8 @@ LK_HIDDEN void lk_stack_init(void);
 
 /* modules.c: append loaded objects not yet in the module table. */
 LK_HIDDEN void lk_modules_snapshot(void);
+/* 1 if ip lies in a known module. */
+LK_HIDDEN int lk_modules_contain(uint64_t ip);
 /* Snapshot if some address of a new stack lies in no known module. */
 LK_HIDDEN void lk_modules_cover(const uint64_t *ips, int n);
 
