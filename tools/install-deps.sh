@@ -1,0 +1,25 @@
+#!/bin/sh
+# install-deps.sh [build|test] - install the Debian packages leakscope needs:
+# `build` for the tool itself, `test` adds what the test suite runs (Go, GHC,
+# jq, clang's libFuzzer, chromium for the HTML report test). As root it
+# installs what is missing; otherwise it lists what is missing and carries on.
+set -eu
+what=${1:-build}
+pkgs="gcc make pkg-config libc6-dev libdw-dev libelf-dev libzstd-dev libunwind-dev libiberty-dev"
+if [ "$what" = test ]; then
+	pkgs="$pkgs g++ jq golang-go ghc clang libclang-rt-14-dev chromium nodejs npm binutils file"
+fi
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: missing Debian packages (run as root to install):$missing" >&2
+	exit 0
+fi
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing > /dev/null
