@@ -117,8 +117,10 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 		}
 	}
 	free(g);
-	qsort(out->leaks, out->n_leaks, sizeof(*out->leaks), by_bytes);
-	qsort(out->suppressed, out->n_suppressed, sizeof(*out->suppressed), by_bytes);
+	if (out->n_leaks)
+		qsort(out->leaks, out->n_leaks, sizeof(*out->leaks), by_bytes);
+	if (out->n_suppressed)
+		qsort(out->suppressed, out->n_suppressed, sizeof(*out->suppressed), by_bytes);
 	return rc;
 }
 
