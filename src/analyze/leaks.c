@@ -55,6 +55,14 @@ static int symbolize_stack(const struct lk_session *s, struct lk_symbolizer *sym
 			out->frames[n].offset = ips[i];
 			k = 1;
 		}
+		/* A continuation found past the end of CFI in the same function
+		 * as the frame before it (GHC code) adds nothing: fold it. */
+		if (k == 1 && n > 0 && !out->frames[n].file && !out->frames[n - 1].file &&
+		    out->frames[n].function && out->frames[n - 1].function &&
+		    !strcmp(out->frames[n].function, out->frames[n - 1].function)) {
+			lk_frame_text_release(&out->frames[n]);
+			k = 0;
+		}
 		n += (size_t)k;
 	}
 	if (depth == 0)
