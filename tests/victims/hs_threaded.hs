@@ -11,9 +11,9 @@ worker :: Int -> MVar Int -> IO ()
 worker w done = do
   traceMarkerIO ("worker " ++ show w ++ " start")
   ref <- newIORef (0 :: Int)
-  forM_ [1 .. 300000 :: Int] $ \i -> do
+  forM_ [1 .. 400000 :: Int] $ \i -> do
     modifyIORef ref (+ i)
-    if i `mod` 50000 == 0 then performMajorGC else return ()
+    if i `mod` 25000 == 0 then performMajorGC else return ()
   v <- readIORef ref
   traceMarkerIO ("worker " ++ show w ++ " forcing")
   v `seq` putMVar done v

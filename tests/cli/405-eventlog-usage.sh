@@ -1,0 +1,19 @@
+# 405: command-line use and errors: --help, bad options, missing and
+# non-eventlog files (one clear line, exit 1), text output.
+. "$(dirname "$0")/../lib.sh"
+"$LEAKSCOPE" eventlog --help > "$T/help" || fail "--help exit $?"
+expect_grep "$T/help" '^usage: leakscope eventlog'
+expect_grep "$T/help" '--diff'
+"$LEAKSCOPE" eventlog --bogus x 2> "$T/err"; [ $? -eq 2 ] || fail "bad option should exit 2"
+expect_grep "$T/err" "unknown option '--bogus'"
+"$LEAKSCOPE" eventlog --format svg x 2> "$T/err"; [ $? -eq 2 ] || fail "bad format should exit 2"
+"$LEAKSCOPE" eventlog --format json "$T/none.eventlog" 2> "$T/err"; [ $? -eq 1 ] || fail "missing file should exit 1"
+expect_grep "$T/err" "^leakscope: cannot open '.*none.eventlog': no such file"
+printf 'hello, not an eventlog\n' > "$T/text.eventlog"
+"$LEAKSCOPE" eventlog --format json "$T/text.eventlog" > "$T/out" 2> "$T/err"; [ $? -eq 1 ] || fail "text file should exit 1"
+expect_grep "$T/err" "^leakscope: cannot read '.*text.eventlog': not a GHC eventlog"
+[ "$(wc -l < "$T/err")" -eq 1 ] || fail "one line of error"
+: > "$T/empty.eventlog"
+"$LEAKSCOPE" eventlog --format text "$T/empty.eventlog" 2> "$T/err"; [ $? -eq 1 ] || fail "empty file should exit 1"
+expect_grep "$T/err" "not a GHC eventlog \(empty file\)"
+exit 0
