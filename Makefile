@@ -40,7 +40,10 @@ CLI_OBJ     = $(CLI_SRC:%.c=$(B)/obj/%.o)
 PRELOAD_OBJ = $(PRELOAD_SRC:%.c=$(B)/pobj/%.o)
 UNITS       = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
-all: $(B)/leakscope $(B)/libleakscope.so $(UNITS)
+# the interposer is built once its sources exist
+PRELOAD_LIB = $(if $(PRELOAD_SRC),$(B)/libleakscope.so)
+
+all: $(B)/leakscope $(PRELOAD_LIB) $(UNITS)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -263,7 +263,7 @@ static int data_error(struct lk_eventlog *r, int code, uint64_t at, const char *
 		snprintf(last, sizeof(last), "no complete event before");
 	if (code == LK_ETRUNC)
 		lk_error_set(code, "truncated at offset %llu (%s)", (unsigned long long)at, last);
-	else if (code < 0 && code > -4096)
+	else if (code > LK_EFORMAT)  /* -errno */
 		lk_error_set(code, "read error at offset %llu (%s)", (unsigned long long)at, last);
 	else
 		lk_error_set(code, "corrupt at offset %llu: %s (%s)", (unsigned long long)at,

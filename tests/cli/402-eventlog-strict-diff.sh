@@ -4,8 +4,8 @@
 command -v ghc > /dev/null || skip "ghc is not installed"
 lazy=$(victim hs_lazy_thunk) || exit 1
 strict=$(victim hs_strict_fix) || exit 1
-"$lazy" +RTS -l -hT -i0.05 -ol"$T/lazy.eventlog" -RTS > /dev/null || fail "lazy victim failed"
-"$strict" +RTS -l -hT -i0.05 -ol"$T/strict.eventlog" -RTS > /dev/null || fail "strict victim failed"
+(cd "$T" && "$lazy" +RTS -l -hT -i0.05 -ol"$T/lazy.eventlog" -RTS > /dev/null) || fail "lazy victim failed"
+(cd "$T" && "$strict" +RTS -l -hT -i0.05 -ol"$T/strict.eventlog" -RTS > /dev/null) || fail "strict victim failed"
 "$LEAKSCOPE" eventlog --format json -o "$T/strict.json" "$T/strict.eventlog" || fail "eventlog exit $?"
 expect_json "$T/strict.json" '[.bands[] | select(.label | startswith("THUNK")) | select(.stats.peak > 1000000 or .stats.slope > 100000)] == []'
 expect_json "$T/strict.json" '[.markers[].text] == ["start building", "halfway", "built"]'
