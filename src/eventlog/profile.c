@@ -504,6 +504,8 @@ static int on_wall_clock(struct builder *b, uint64_t t, const uint8_t *p, size_t
 	if (len < 16)
 		return 0;
 	double wall = (double)be64(p + 4) + be32(p + 12) / 1e9 - (double)t / 1e9;
+	if (!(wall > 0 && wall < 1e11))  /* before 1970 or after year 5000: nonsense */
+		return 0;
 	time_t secs = (time_t)wall;
 	struct tm tm;
 	char buf[64];

@@ -36,7 +36,7 @@ void lk_tljson_number(FILE *out, double v)
 {
 	if (!isfinite(v))
 		fputs("null", out);
-	else if (v == (double)(long long)v && fabs(v) < 9e15)
+	else if (fabs(v) < 9e15 && v == (double)(long long)v)
 		fprintf(out, "%lld", (long long)v);
 	else
 		fprintf(out, "%.9g", v);

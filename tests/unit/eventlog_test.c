@@ -401,8 +401,44 @@ static void test_cost_centres(void)
 	free(w.b);
 }
 
-int main(void)
+/* --write-seeds DIR: the small files of these tests, as a fuzzing corpus */
+static int write_seeds(const char *dir)
 {
+	struct elw w[3] = {{0}, {0}, {0}};
+	write_good(&w[0], 1);
+	write_good(&w[1], 0);
+	elw_header(&w[2], elw_ghc_decls, ELW_NDECLS);
+	static const char *const f6[6] = {"t_info", "15", "Int", "", "Main", "M.hs:1:1"};
+	elw_ipe(&w[2], 0, 0x10, f6, 1);
+	elw_prof_begin(&w[2], 0, 8, S);
+	size_t b = elw_block(&w[2], S, 1);
+	elw_u64ev(&w[2], 50, S, 4096);
+	elw_u64ev(&w[2], 91, S, 4096);
+	elw_text(&w[2], 58, S, "m");
+	elw_block_end(&w[2], b);
+	elw_sample_begin(&w[2], S);
+	elw_sample_string(&w[2], S, "0x10", 64);
+	elw_ev(&w[2], 163, S, 1, 1 + 8 + 1 + 4);
+	elw_u8(&w[2], 0); elw_u64(&w[2], 8); elw_u8(&w[2], 1); elw_u32(&w[2], 1);
+	elw_sample_end(&w[2], S);
+	elw_end(&w[2]);
+	for (int i = 0; i < 3; i++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/seed%d.eventlog", dir, i);
+		FILE *f = fopen(path, "wb");
+		if (!f || fwrite(w[i].b, 1, w[i].n, f) != w[i].n || fclose(f)) {
+			perror(path);
+			return 1;
+		}
+		free(w[i].b);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
+		return write_seeds(argv[2]);
 	test_good();
 	test_truncation();
 	test_corrupt();
