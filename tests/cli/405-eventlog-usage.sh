@@ -16,4 +16,16 @@ expect_grep "$T/err" "^leakscope: cannot read '.*text.eventlog': not a GHC event
 : > "$T/empty.eventlog"
 "$LEAKSCOPE" eventlog --format text "$T/empty.eventlog" 2> "$T/err"; [ $? -eq 1 ] || fail "empty file should exit 1"
 expect_grep "$T/err" "not a GHC eventlog \(empty file\)"
+# default html: written next to the input, or a clear refusal while the
+# HTML renderer is not linked in
+"$ROOT/build/unit/eventlog_test" --write-seeds "$T" || fail "cannot write seeds"
+"$LEAKSCOPE" eventlog "$T/seed0.eventlog" 2> "$T/err"
+case $? in
+0) [ -s "$T/seed0.eventlog.html" ] || fail "no html written" ;;
+1) expect_grep "$T/err" "html output is not built into this leakscope" ;;
+*) fail "html exit status" ;;
+esac
+"$LEAKSCOPE" eventlog --format text -o "$T/seed.txt" "$T/seed0.eventlog" || fail "text exit $?"
+expect_grep "$T/seed.txt" '^ +1 .*THUNK_2_0'
+"$LEAKSCOPE" eventlog 2> "$T/err"; [ $? -eq 2 ] || fail "no input should exit 2"
 exit 0
