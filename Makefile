@@ -40,8 +40,7 @@ CLI_OBJ     = $(CLI_SRC:%.c=$(B)/obj/%.o)
 PRELOAD_OBJ = $(PRELOAD_SRC:%.c=$(B)/pobj/%.o)
 UNITS       = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
-# The program and the interposer are built once their sources exist.
-all: $(if $(CLI_SRC),$(B)/leakscope) $(if $(PRELOAD_SRC),$(B)/libleakscope.so) $(UNITS)
+all: $(B)/leakscope $(B)/libleakscope.so $(UNITS)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

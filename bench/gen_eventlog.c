@@ -1,0 +1,70 @@
+/*
+ * gen_eventlog.c - synthesize a large GHC eventlog for benchmarks:
+ * gen_eventlog OUT MEGABYTES [BANDS]. Two capabilities write blocks of
+ * small scheduler-like events (an undeclared-by-leakscope fixed type),
+ * heap size and markers; the global buffer holds a -hT census of BANDS
+ * closure types every 0.1 s of simulated time, a few bands growing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "eventlog_writer.h"
+
+#define MS 1000000ull
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: gen_eventlog OUT MEGABYTES [BANDS]\n");
+		return 2;
+	}
+	FILE *out = fopen(argv[1], "wb");
+	if (!out) {
+		perror(argv[1]);
+		return 1;
+	}
+	unsigned long long target = strtoull(argv[2], NULL, 10) << 20;
+	int bands = argc > 3 ? atoi(argv[3]) : 200;
+	struct elw w = {0};
+	unsigned long long written = 0, tick = 0;
+	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
+	elw_prof_begin(&w, 0, 7, 100 * MS);
+	char label[64];
+	while (written + w.n < target) {
+		/* 100 ticks of 1 ms on each capability, then one census */
+		for (unsigned cap = 0; cap < 2; cap++) {
+			size_t b = elw_block(&w, tick * MS, cap);
+			for (int t = 0; t < 100; t++) {
+				uint64_t now = (tick + (unsigned)t) * MS;
+				for (int k = 0; k < 30; k++) {
+					elw_ev(&w, 200, now + (unsigned)k, 0, 0);
+					elw_raw(&w, "\0\1\2\3\4", 5);
+				}
+				elw_u64ev(&w, 50, now, 1000000 + tick * 1000);
+				if (t == 50)
+					elw_text(&w, 58, now, "tick marker");
+			}
+			elw_block_end(&w, b);
+		}
+		tick += 100;
+		size_t g = elw_block(&w, tick * MS, 0xFFFF);
+		elw_sample_begin(&w, tick * MS);
+		for (int i = 0; i < bands; i++) {
+			snprintf(label, sizeof(label), "pkg:Some.Module.Constructor%d", i);
+			elw_sample_string(&w, tick * MS, label,
+					  i < 3 ? tick * 100 * (unsigned)(i + 1) : 4096u + (unsigned)i);
+		}
+		elw_sample_end(&w, tick * MS);
+		elw_block_end(&w, g);
+		if (fwrite(w.b, 1, w.n, out) != w.n) {
+			perror(argv[1]);
+			return 1;
+		}
+		written += w.n;
+		w.n = 0;
+	}
+	elw_end(&w);
+	fwrite(w.b, 1, w.n, out);
+	free(w.b);
+	return fclose(out) ? 1 : 0;
+}

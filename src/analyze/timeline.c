@@ -1,0 +1,140 @@
+/*
+ * timeline.c - statistics, ordering and release of the timeline model
+ * (timeline.h). The formulas are defined in docs/timeline.md; keep the two
+ * in step. Pure computation: no I/O, no allocation except in release.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "analyze/timeline.h"
+
+static void free_strv(char **v, size_t n)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void lk_timeline_release(struct lk_timeline *tl)
+{
+	if (!tl)
+		return;
+	free(tl->title);
+	for (size_t i = 0; i < tl->n_meta; i++) {
+		free(tl->meta[i].key);
+		free(tl->meta[i].value);
+	}
+	free(tl->meta);
+	free(tl->times);
+	for (size_t i = 0; i < tl->n_bands; i++) {
+		struct lk_band *b = &tl->bands[i];
+		free(b->id);
+		free(b->label);
+		free(b->values);
+		free_strv(b->details, tl->n_detail_columns);
+		for (size_t j = 0; j < b->n_frames; j++) {
+			free(b->frames[j].function);
+			free(b->frames[j].file);
+			free(b->frames[j].module);
+		}
+		free(b->frames);
+	}
+	free(tl->bands);
+	free_strv(tl->detail_columns, tl->n_detail_columns);
+	for (size_t i = 0; i < tl->n_series; i++) {
+		free(tl->series[i].name);
+		free(tl->series[i].times);
+		free(tl->series[i].values);
+	}
+	free(tl->series);
+	for (size_t i = 0; i < tl->n_markers; i++)
+		free(tl->markers[i].text);
+	free(tl->markers);
+	free_strv(tl->warnings, tl->n_warnings);
+	*tl = (struct lk_timeline){0};
+}
+
+void lk_band_stats_compute(const double *t, const double *v, size_t n,
+			   struct lk_band_stats *out)
+{
+	*out = (struct lk_band_stats){0};
+	if (n == 0)
+		return;
+	double peak = v[0], sum = 0, area = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] > peak)
+			peak = v[i];
+		sum += v[i];
+		if (i > 0)
+			area += (t[i] - t[i - 1]) * (v[i] + v[i - 1]) / 2;
+	}
+	out->peak = peak;
+	out->integrated = area;
+	double span = t[n - 1] - t[0];
+	double amean = sum / (double)n;
+
+	/* Time-weighted mean and stddev of the piecewise-linear curve. */
+	if (span > 0) {
+		double mean = area / span, sq = 0;
+		for (size_t i = 1; i < n; i++) {
+			double a = v[i - 1] - mean, b = v[i] - mean;
+			sq += (t[i] - t[i - 1]) * (a * a + a * b + b * b) / 3;
+		}
+		out->mean = mean;
+		out->stddev = sqrt(sq > 0 ? sq / span : 0);
+	} else {
+		double sq = 0;
+		for (size_t i = 0; i < n; i++)
+			sq += (v[i] - amean) * (v[i] - amean);
+		out->mean = amean;
+		out->stddev = sqrt(sq / (double)n);
+	}
+
+	/* Ordinary least squares of bytes against seconds, centred. */
+	double tmean = 0;
+	for (size_t i = 0; i < n; i++)
+		tmean += t[i];
+	tmean /= (double)n;
+	double stt = 0, stv = 0, svv = 0;
+	for (size_t i = 0; i < n; i++) {
+		double dt = t[i] - tmean, dv = v[i] - amean;
+		stt += dt * dt;
+		stv += dt * dv;
+		svv += dv * dv;
+	}
+	if (n < 2 || stt <= 0) {
+		out->slope = 0;
+		out->intercept = amean;
+		out->fit = 0;
+		return;
+	}
+	out->slope = stv / stt;
+	out->intercept = amean - out->slope * tmean;
+	double r2 = svv > 0 ? (stv * stv) / (stt * svv) : 0;
+	out->fit = r2 < 0 ? 0 : r2 > 1 ? 1 : r2;
+}
+
+static int by_integrated(const void *pa, const void *pb)
+{
+	const struct lk_band *a = pa, *b = pb;
+	if (a->stats.integrated != b->stats.integrated)
+		return a->stats.integrated > b->stats.integrated ? -1 : 1;
+	if (a->stats.peak != b->stats.peak)
+		return a->stats.peak > b->stats.peak ? -1 : 1;
+	/* ties: by id, so the order is reproducible */
+	const char *x = a->id ? a->id : "", *y = b->id ? b->id : "";
+	while (*x && *x == *y)
+		x++, y++;
+	return (unsigned char)*x - (unsigned char)*y;
+}
+
+void lk_timeline_finish(struct lk_timeline *tl)
+{
+	for (size_t i = 0; i < tl->n_bands; i++)
+		lk_band_stats_compute(tl->times, tl->bands[i].values, tl->n_samples,
+				      &tl->bands[i].stats);
+	if (tl->n_bands > 1)
+		qsort(tl->bands, tl->n_bands, sizeof(*tl->bands), by_integrated);
+}

@@ -1,0 +1,258 @@
+/*
+ * cmd_eventlog.c - `leakscope eventlog`: render a GHC eventlog heap profile
+ * (text, JSON, or the self-contained HTML report), or compare two of them.
+ *
+ * The edge of the program: the only file of the eventlog feature that
+ * prints to stderr and chooses exit codes (0 ok, also for a truncated file,
+ * which is reported as a warning; 1 unreadable input or failed output;
+ * 2 usage).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/timeline_diff.h"
+#include "common/error.h"
+#include "eventlog/profile.h"
+#include "report/timeline_report.h"
+
+#if __has_include("report/html.h")
+#include "report/html.h"
+#define HTML_WRITER lk_timeline_write_html
+#else
+/* The HTML renderer lives in another file of the project; until it is
+ * linked in, the weak reference is NULL and html output says so. */
+int lk_timeline_write_html(const struct lk_timeline *tl, FILE *out) __attribute__((weak));
+#define HTML_WRITER lk_timeline_write_html
+#endif
+
+int cmd_eventlog(int argc, char **argv);
+
+static const char usage[] =
+	"usage: leakscope eventlog [--format text|json|html] [-o FILE] [--top N]\n"
+	"                          [--messages] FILE.eventlog\n"
+	"       leakscope eventlog [--format text|json] [-o FILE] [--top N]\n"
+	"                          --diff BEFORE.eventlog AFTER.eventlog\n"
+	"\n"
+	"Render the heap profile of a GHC eventlog (a program built with\n"
+	"-eventlog -rtsopts, run with +RTS -l -hT|-hi|-hc... -i0.1): bands\n"
+	"ranked by integrated size with their growth (slope, fit), heap size,\n"
+	"live bytes and markers.\n"
+	"\n"
+	"  --format F     html (default, written to FILE.eventlog.html), text or json\n"
+	"  -o FILE        write there ('-' = standard output)\n"
+	"  --top N        text: show the N largest bands only (default 20; 0 = all)\n"
+	"  --messages     also show traceEvent messages as markers\n"
+	"  --diff B A     compare two eventlogs band by band (text or json)\n"
+	"  -h, --help     show this help\n";
+
+enum format { FMT_HTML, FMT_TEXT, FMT_JSON };
+
+static int usage_error(const char *fmtstr, const char *arg)
+{
+	fprintf(stderr, "leakscope eventlog: ");
+	fprintf(stderr, fmtstr, arg);
+	fprintf(stderr, "\ntry 'leakscope eventlog --help'\n");
+	return 2;
+}
+
+static void lower_first(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src);
+	if (dst[0] >= 'A' && dst[0] <= 'Z')
+		dst[0] = (char)(dst[0] - 'A' + 'a');
+}
+
+/* Read path into *tl; print what went wrong. 0 or 1 (the exit code). */
+static int load(const char *path, const struct lk_profile_options *opt, struct lk_timeline *tl)
+{
+	char msg[256];
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		lower_first(msg, sizeof(msg), strerror(errno));
+		fprintf(stderr, "leakscope: cannot open '%s': %s\n", path, msg);
+		return 1;
+	}
+	struct lk_profile_stats st;
+	int rc = lk_profile_read(f, opt, tl, &st);
+	fclose(f);
+	if (rc < 0) {
+		fprintf(stderr, "leakscope: cannot read '%s': %s\n", path,
+			*lk_error_detail() && rc != -ENOMEM ? lk_error_detail() : lk_error_name(rc));
+		return 1;
+	}
+	for (size_t i = 0; i < tl->n_warnings; i++) {
+		if (i == 0 && st.data_error)
+			fprintf(stderr, "leakscope: cannot read '%s': %s; the report shows "
+				"what was read before\n", path, tl->warnings[i]);
+		else
+			fprintf(stderr, "leakscope: warning: '%s': %s\n", path, tl->warnings[i]);
+	}
+	if (!tl->title) {
+		const char *base = strrchr(path, '/');
+		tl->title = strdup(base ? base + 1 : path);
+	}
+	return 0;
+}
+
+static FILE *open_out(const char *path)
+{
+	if (!path || strcmp(path, "-") == 0)
+		return stdout;
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		char msg[256];
+		lower_first(msg, sizeof(msg), strerror(errno));
+		fprintf(stderr, "leakscope: cannot write '%s': %s\n", path, msg);
+	}
+	return f;
+}
+
+static int close_out(FILE *f, const char *path, int rc)
+{
+	if (f != stdout) {
+		if (fclose(f) != 0 && rc == 0)
+			rc = -EIO;
+	} else if (fflush(f) != 0 && rc == 0) {
+		rc = -EIO;
+	}
+	if (rc) {
+		fprintf(stderr, "leakscope: cannot write '%s': %s\n",
+			path ? path : "standard output", lk_error_name(rc));
+		return 1;
+	}
+	return 0;
+}
+
+static int run_diff(const char *a, const char *b, enum format fmt, const char *out_path,
+		    int top, const struct lk_profile_options *opt)
+{
+	struct lk_timeline ta, tb;
+	struct lk_timeline_diff d;
+	if (load(a, opt, &ta))
+		return 1;
+	if (load(b, opt, &tb)) {
+		lk_timeline_release(&ta);
+		return 1;
+	}
+	int rc = lk_timeline_diff_compute(&ta, &tb, &d);
+	int status = 1;
+	if (rc) {
+		fprintf(stderr, "leakscope: cannot compare: %s\n", lk_error_name(rc));
+	} else {
+		FILE *out = open_out(out_path);
+		if (out) {
+			rc = fmt == FMT_JSON ? lk_timeline_diff_write_json(&d, out)
+					     : lk_timeline_diff_write_text(&d, out, top);
+			status = close_out(out, out_path, rc);
+		}
+		lk_timeline_diff_release(&d);
+	}
+	lk_timeline_release(&ta);
+	lk_timeline_release(&tb);
+	return status;
+}
+
+int cmd_eventlog(int argc, char **argv)
+{
+	enum format fmt = FMT_HTML;
+	int fmt_given = 0, top = 20;
+	const char *out_path = NULL, *input = NULL, *diff_a = NULL, *diff_b = NULL;
+	struct lk_profile_options opt = {0};
+	int only_files = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = NULL;
+		if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
+			if (input)
+				return usage_error("more than one input file: '%s'", a);
+			input = a;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			only_files = 1;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (strcmp(a, "--messages") == 0) {
+			opt.messages = 1;
+		} else if (strcmp(a, "--diff") == 0) {
+			if (i + 2 >= argc)
+				return usage_error("%s needs two eventlogs", a);
+			diff_a = argv[++i];
+			diff_b = argv[++i];
+		} else if (strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0 ||
+			   strcmp(a, "--top") == 0 || strncmp(a, "--format=", 9) == 0 ||
+			   strncmp(a, "--top=", 6) == 0) {
+			const char *eq = strchr(a, '=');
+			if (eq && a[1] == '-') {
+				val = eq + 1;
+			} else {
+				if (i + 1 >= argc)
+					return usage_error("%s needs a value", a);
+				val = argv[++i];
+			}
+			if (a[1] == 'o') {
+				out_path = val;
+			} else if (strncmp(a, "--top", 5) == 0) {
+				char *end;
+				long n = strtol(val, &end, 10);
+				if (end == val || *end || n < 0 || n > 1000000000)
+					return usage_error("--top wants a count, not '%s'", val);
+				top = (int)n;
+			} else if (strcmp(val, "text") == 0) {
+				fmt = FMT_TEXT, fmt_given = 1;
+			} else if (strcmp(val, "json") == 0) {
+				fmt = FMT_JSON, fmt_given = 1;
+			} else if (strcmp(val, "html") == 0) {
+				fmt = FMT_HTML, fmt_given = 1;
+			} else {
+				return usage_error("unknown format '%s' (text, json or html)", val);
+			}
+		} else {
+			return usage_error("unknown option '%s'", a);
+		}
+	}
+
+	if (diff_a) {
+		if (input)
+			return usage_error("--diff takes its two files, not '%s'", input);
+		if (fmt == FMT_HTML && fmt_given)
+			return usage_error("%s: --diff writes text or json", "html");
+		return run_diff(diff_a, diff_b, fmt_given ? fmt : FMT_TEXT, out_path, top, &opt);
+	}
+	if (!input)
+		return usage_error("%s", "no eventlog given");
+	if (fmt == FMT_HTML && !HTML_WRITER) {
+		fprintf(stderr, "leakscope: html output is not built into this leakscope; "
+			"use --format text or json\n");
+		return 1;
+	}
+
+	struct lk_timeline tl;
+	if (load(input, &opt, &tl))
+		return 1;
+	char *html_path = NULL;
+	if (fmt == FMT_HTML && !out_path) {
+		if (asprintf(&html_path, "%s.html", input) < 0) {
+			lk_timeline_release(&tl);
+			return 1;
+		}
+		out_path = html_path;
+	}
+	int status = 1;
+	FILE *out = open_out(out_path);
+	if (out) {
+		int rc = fmt == FMT_JSON ? lk_timeline_write_json(&tl, out)
+		       : fmt == FMT_TEXT ? lk_timeline_write_text(&tl, out, top)
+					 : HTML_WRITER(&tl, out);
+		status = close_out(out, out_path, rc);
+		if (status == 0 && html_path)
+			fprintf(stderr, "leakscope: wrote %s\n", html_path);
+	}
+	free(html_path);
+	lk_timeline_release(&tl);
+	return status;
+}

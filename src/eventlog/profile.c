@@ -1,0 +1,881 @@
+/*
+ * profile.c - build a timeline from a GHC eventlog heap profile (profile.h).
+ *
+ * One pass over the events with the streaming reader; the builder keeps
+ * bands (hashed by key) whose value arrays grow to the last census that
+ * mentions them, the IPE and cost-centre tables for joining labels, series
+ * decimated to a bounded size, and markers. Everything is put in time order
+ * and moved into the timeline at the end. Never prints.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/error.h"
+#include "eventlog/profile.h"
+#include "eventlog/reader.h"
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
+
+static char *dupn(const void *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = 0;
+	}
+	return d;
+}
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	va_start(ap, f);
+	if (vasprintf(&s, f, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+/* Next NUL-terminated string of [*p, end): returns its length and start;
+ * without a NUL it runs to end. */
+static const char *strz(const uint8_t **p, const uint8_t *end, size_t *n)
+{
+	const uint8_t *s = *p;
+	const uint8_t *z = memchr(s, 0, (size_t)(end - s));
+	*n = (size_t)((z ? z : end) - s);
+	*p = z ? z + 1 : end;
+	return (const char *)s;
+}
+
+/* Raw text payload (no terminator, maybe a stray trailing NUL). */
+static char *text_payload(const uint8_t *p, size_t len)
+{
+	const uint8_t *z = memchr(p, 0, len);
+	return dupn(p, z ? (size_t)(z - p) : len);
+}
+
+static int grow(void *pptr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t nc = *cap ? *cap : 16;
+	while (nc < need)
+		nc *= 2;
+	void *np = realloc(*(void **)pptr, nc * elem);
+	if (!np)
+		return -ENOMEM;
+	*(void **)pptr = np;
+	*cap = nc;
+	return 0;
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+static uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
+
+/* ---- builder state ---------------------------------------------------- */
+
+struct bband {
+	char *key;
+	double *vals;
+	size_t n, cap;    /* vals[0..n) set; n <= number of samples */
+};
+
+struct ipe {
+	uint64_t addr;
+	char *f[6];       /* table name, closure type, type, label, module, srcloc */
+};
+
+struct cc {
+	uint32_t id;
+	char *label, *module, *srcloc;
+};
+
+/* A series kept to at most LK_PROFILE_SERIES_MAX points: when full, pairs
+ * of neighbours merge (the larger value stays) and later points are taken
+ * one per `stride`, the largest of each stride. */
+struct dseries {
+	double *t, *v;
+	size_t n, stride, pending;
+	double pt, pv;
+};
+
+struct builder {
+	const struct lk_profile_options *opt;
+	struct lk_timeline *tl;
+	double *times;
+	size_t n_samples, cap_samples;
+	long cur;                     /* census being filled, -1 none */
+	struct bband *bands;
+	size_t n_bands, cap_bands;
+	size_t *bidx;                 /* open addressing: band index + 1 */
+	size_t bidx_cap;
+	struct ipe *ipes;
+	size_t n_ipes, cap_ipes;
+	size_t *iidx;
+	size_t iidx_cap;
+	struct cc *ccs;
+	size_t n_ccs, cap_ccs;
+	size_t *cidx;
+	size_t cidx_cap;
+	struct dseries heap, live, blocks;
+	int have_blocks;
+	size_t cap_markers;
+	uint32_t breakdown;
+	int have_breakdown;
+	char *ccbuf;                  /* scratch for cost-centre stack keys */
+	size_t ccbuf_cap;
+};
+
+static int meta_set(struct lk_timeline *tl, const char *key, char *value)
+{
+	if (!value)
+		return -ENOMEM;
+	for (size_t i = 0; i < tl->n_meta; i++)
+		if (strcmp(tl->meta[i].key, key) == 0) {
+			free(tl->meta[i].value);
+			tl->meta[i].value = value;
+			return 0;
+		}
+	struct lk_meta *m = realloc(tl->meta, (tl->n_meta + 1) * sizeof(*m));
+	char *k = strdup(key);
+	if (!m || !k) {
+		if (m)
+			tl->meta = m;
+		free(k);
+		free(value);
+		return -ENOMEM;
+	}
+	tl->meta = m;
+	m[tl->n_meta].key = k;
+	m[tl->n_meta].value = value;
+	tl->n_meta++;
+	return 0;
+}
+
+static int warn(struct lk_timeline *tl, char *text)
+{
+	if (!text)
+		return -ENOMEM;
+	char **w = realloc(tl->warnings, (tl->n_warnings + 1) * sizeof(*w));
+	if (!w) {
+		free(text);
+		return -ENOMEM;
+	}
+	tl->warnings = w;
+	w[tl->n_warnings++] = text;
+	return 0;
+}
+
+/* ---- series ----------------------------------------------------------- */
+
+
+struct point { double t, v; };
+
+static int by_time(const void *pa, const void *pb)
+{
+	const struct point *a = pa, *b = pb;
+	return (a->t > b->t) - (a->t < b->t);
+}
+
+static void sort_points(double *t, double *v, size_t n, struct point *tmp)
+{
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = (struct point){t[i], v[i]};
+	qsort(tmp, n, sizeof(*tmp), by_time);
+	for (size_t i = 0; i < n; i++)
+		t[i] = tmp[i].t, v[i] = tmp[i].v;
+}
+
+static int ds_push(struct dseries *s, double t, double v)
+{
+	if (!s->t) {
+		s->t = malloc(LK_PROFILE_SERIES_MAX * sizeof(double));
+		s->v = malloc(LK_PROFILE_SERIES_MAX * sizeof(double));
+		if (!s->t || !s->v)
+			return -ENOMEM;
+	}
+	if (s->n == LK_PROFILE_SERIES_MAX) {
+		struct point *tmp = malloc(s->n * sizeof(*tmp));
+		if (!tmp)
+			return -ENOMEM;
+		sort_points(s->t, s->v, s->n, tmp);
+		free(tmp);
+		size_t k = 0;
+		for (size_t i = 0; i + 1 < s->n; i += 2, k++) {
+			size_t j = s->v[i + 1] > s->v[i] ? i + 1 : i;
+			s->t[k] = s->t[j];
+			s->v[k] = s->v[j];
+		}
+		s->n = k;
+		s->stride *= 2;
+	}
+	s->t[s->n] = t;
+	s->v[s->n] = v;
+	s->n++;
+	return 0;
+}
+
+static int ds_add(struct dseries *s, double t, double v)
+{
+	if (s->stride == 0)
+		s->stride = 1;
+	if (s->pending == 0 || v > s->pv) {
+		s->pt = t;
+		s->pv = v;
+	}
+	if (++s->pending < s->stride)
+		return 0;
+	s->pending = 0;
+	return ds_push(s, s->pt, s->pv);
+}
+
+static int ds_move(struct dseries *s, const char *name, struct lk_timeline *tl)
+{
+	int rc = 0;
+	if (s->pending) {
+		s->pending = 0;
+		if ((rc = ds_push(s, s->pt, s->pv)))
+			return rc;
+	}
+	struct point *tmp = malloc((s->n ? s->n : 1) * sizeof(*tmp));
+	struct lk_series *ns = realloc(tl->series, (tl->n_series + 1) * sizeof(*ns));
+	if (ns)
+		tl->series = ns;
+	char *nm = strdup(name);
+	if (!tmp || !ns || !nm) {
+		free(tmp);
+		free(nm);
+		return -ENOMEM;
+	}
+	sort_points(s->t, s->v, s->n, tmp);
+	free(tmp);
+	ns[tl->n_series++] = (struct lk_series){nm, s->n, s->t, s->v};
+	s->t = s->v = NULL;
+	s->n = 0;
+	return 0;
+}
+
+/* ---- bands ------------------------------------------------------------ */
+
+static int rehash(size_t **idx, size_t *cap, size_t n,
+		  uint64_t (*key)(struct builder *, size_t), struct builder *b)
+{
+	size_t nc = *cap ? *cap * 2 : 256;
+	size_t *ni = calloc(nc, sizeof(*ni));
+	if (!ni)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		size_t h = (size_t)key(b, i) & (nc - 1);
+		while (ni[h])
+			h = (h + 1) & (nc - 1);
+		ni[h] = i + 1;
+	}
+	free(*idx);
+	*idx = ni;
+	*cap = nc;
+	return 0;
+}
+
+static uint64_t band_hash(struct builder *b, size_t i)
+{
+	return hash_bytes(b->bands[i].key, strlen(b->bands[i].key));
+}
+
+static uint64_t ipe_hash(struct builder *b, size_t i) { return hash_u64(b->ipes[i].addr); }
+static uint64_t cc_hash(struct builder *b, size_t i) { return hash_u64(b->ccs[i].id); }
+
+/* Index of the band called key (n bytes), created if new; <0 on ENOMEM. */
+static long band_find(struct builder *b, const char *key, size_t n)
+{
+	if (b->n_bands * 2 >= b->bidx_cap &&
+	    rehash(&b->bidx, &b->bidx_cap, b->n_bands, band_hash, b))
+		return -ENOMEM;
+	size_t h = (size_t)hash_bytes(key, n) & (b->bidx_cap - 1);
+	while (b->bidx[h]) {
+		struct bband *bb = &b->bands[b->bidx[h] - 1];
+		if (strncmp(bb->key, key, n) == 0 && bb->key[n] == 0)
+			return (long)(b->bidx[h] - 1);
+		h = (h + 1) & (b->bidx_cap - 1);
+	}
+	if (grow(&b->bands, &b->cap_bands, b->n_bands + 1, sizeof(*b->bands)))
+		return -ENOMEM;
+	char *k = dupn(key, n);
+	if (!k)
+		return -ENOMEM;
+	b->bands[b->n_bands] = (struct bband){k, NULL, 0, 0};
+	b->bidx[h] = ++b->n_bands;
+	return (long)b->n_bands - 1;
+}
+
+static int new_sample(struct builder *b, uint64_t t_ns)
+{
+	if (grow(&b->times, &b->cap_samples, b->n_samples + 1, sizeof(double)))
+		return -ENOMEM;
+	b->times[b->n_samples] = (double)t_ns / 1e9;
+	b->cur = (long)b->n_samples++;
+	return 0;
+}
+
+static int add_value(struct builder *b, uint64_t t_ns, const char *key, size_t n,
+		     double bytes)
+{
+	if (b->cur < 0 && new_sample(b, t_ns))
+		return -ENOMEM;
+	long i = band_find(b, key, n);
+	if (i < 0)
+		return (int)i;
+	struct bband *bb = &b->bands[i];
+	size_t s = (size_t)b->cur;
+	if (grow(&bb->vals, &bb->cap, s + 1, sizeof(double)))
+		return -ENOMEM;
+	while (bb->n <= s)
+		bb->vals[bb->n++] = 0;
+	bb->vals[s] += bytes;
+	return 0;
+}
+
+/* ---- IPE and cost centres --------------------------------------------- */
+
+static struct ipe *ipe_find(struct builder *b, uint64_t addr)
+{
+	if (!b->iidx_cap)
+		return NULL;
+	size_t h = (size_t)hash_u64(addr) & (b->iidx_cap - 1);
+	while (b->iidx[h]) {
+		struct ipe *e = &b->ipes[b->iidx[h] - 1];
+		if (e->addr == addr)
+			return e;
+		h = (h + 1) & (b->iidx_cap - 1);
+	}
+	return NULL;
+}
+
+static int on_ipe(struct builder *b, const uint8_t *p, size_t len)
+{
+	if (len < 8)
+		return 0;
+	const uint8_t *q = p + 8, *end = p + len;
+	uint64_t addr = be64(p);
+	if (ipe_find(b, addr))
+		return 0;
+	if (b->n_ipes * 2 >= b->iidx_cap &&
+	    rehash(&b->iidx, &b->iidx_cap, b->n_ipes, ipe_hash, b))
+		return -ENOMEM;
+	if (grow(&b->ipes, &b->cap_ipes, b->n_ipes + 1, sizeof(*b->ipes)))
+		return -ENOMEM;
+	struct ipe *e = &b->ipes[b->n_ipes];
+	e->addr = addr;
+	for (int i = 0; i < 6; i++) {
+		size_t n;
+		const char *s = strz(&q, end, &n);
+		e->f[i] = dupn(s, n);
+		if (!e->f[i]) {
+			while (i-- > 0)
+				free(e->f[i]);
+			return -ENOMEM;
+		}
+	}
+	size_t h = (size_t)hash_u64(addr) & (b->iidx_cap - 1);
+	while (b->iidx[h])
+		h = (h + 1) & (b->iidx_cap - 1);
+	b->iidx[h] = ++b->n_ipes;
+	return 0;
+}
+
+static struct cc *cc_find(struct builder *b, uint32_t id)
+{
+	if (!b->cidx_cap)
+		return NULL;
+	size_t h = (size_t)hash_u64(id) & (b->cidx_cap - 1);
+	while (b->cidx[h]) {
+		struct cc *c = &b->ccs[b->cidx[h] - 1];
+		if (c->id == id)
+			return c;
+		h = (h + 1) & (b->cidx_cap - 1);
+	}
+	return NULL;
+}
+
+static int on_cost_centre(struct builder *b, const uint8_t *p, size_t len)
+{
+	if (len < 4)
+		return 0;
+	uint32_t id = be32(p);
+	if (cc_find(b, id))
+		return 0;
+	if (b->n_ccs * 2 >= b->cidx_cap &&
+	    rehash(&b->cidx, &b->cidx_cap, b->n_ccs, cc_hash, b))
+		return -ENOMEM;
+	if (grow(&b->ccs, &b->cap_ccs, b->n_ccs + 1, sizeof(*b->ccs)))
+		return -ENOMEM;
+	const uint8_t *q = p + 4, *end = p + len;
+	size_t n1, n2, n3;
+	const char *l = strz(&q, end, &n1);
+	const char *m = strz(&q, end, &n2);
+	const char *s = strz(&q, end, &n3);
+	struct cc *c = &b->ccs[b->n_ccs];
+	c->id = id;
+	c->label = dupn(l, n1);
+	c->module = dupn(m, n2);
+	c->srcloc = dupn(s, n3);
+	if (!c->label || !c->module || !c->srcloc) {
+		free(c->label);
+		free(c->module);
+		free(c->srcloc);
+		return -ENOMEM;
+	}
+	size_t h = (size_t)hash_u64(id) & (b->cidx_cap - 1);
+	while (b->cidx[h])
+		h = (h + 1) & (b->cidx_cap - 1);
+	b->cidx[h] = ++b->n_ccs;
+	return 0;
+}
+
+/* A -hc sample: the band key is the stack of ids ("#1,2,3"), turned into
+ * labels once every cost centre is known (finish_cc). */
+static int on_sample_cc(struct builder *b, uint64_t t, const uint8_t *p, size_t len)
+{
+	if (len < 10)
+		return 0;
+	uint64_t bytes = be64(p + 1);
+	size_t depth = p[9];
+	if (len < 10 + 4 * depth)
+		depth = (len - 10) / 4;
+	if (grow(&b->ccbuf, &b->ccbuf_cap, 2 + depth * 11, 1))
+		return -ENOMEM;
+	size_t k = 0;
+	b->ccbuf[k++] = '#';
+	for (size_t i = 0; i < depth; i++)
+		k += (size_t)sprintf(b->ccbuf + k, i ? ",%" PRIu32 : "%" PRIu32,
+				     be32(p + 10 + 4 * i));
+	return add_value(b, t, b->ccbuf, k, (double)bytes);
+}
+
+/* ---- metadata events -------------------------------------------------- */
+
+static int on_program_args(struct builder *b, const uint8_t *p, size_t len)
+{
+	if (len <= 4)
+		return 0;
+	char *s = dupn(p + 4, len - 4);
+	if (!s)
+		return -ENOMEM;
+	size_t n = len - 4;
+	while (n > 0 && s[n - 1] == 0)
+		n--;
+	s[n] = 0;
+	const char *arg0 = s;
+	const char *slash = strrchr(arg0, '/');
+	free(b->tl->title);
+	b->tl->title = strdup(slash ? slash + 1 : arg0);
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == 0)
+			s[i] = ' ';
+	return meta_set(b->tl, "program", s);
+}
+
+static int on_wall_clock(struct builder *b, uint64_t t, const uint8_t *p, size_t len)
+{
+	if (len < 16)
+		return 0;
+	double wall = (double)be64(p + 4) + be32(p + 12) / 1e9 - (double)t / 1e9;
+	if (!(wall > 0 && wall < 1e11))  /* before 1970 or after year 5000: nonsense */
+		return 0;
+	time_t secs = (time_t)wall;
+	struct tm tm;
+	char buf[64];
+	if (!gmtime_r(&secs, &tm) || !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return 0;
+	return meta_set(b->tl, "start", strdup(buf));
+}
+
+const char *lk_profile_breakdown_name(uint32_t breakdown)
+{
+	static const char *const names[] = {
+		NULL, "cost centre (-hc)", "module (-hm)", "closure description (-hd)",
+		"type description (-hy)", "retainer set (-hr)", "biography (-hb)",
+		"closure type (-hT)", "info table (-hi)", "era (-he)",
+	};
+	return breakdown < sizeof(names) / sizeof(names[0]) ? names[breakdown] : NULL;
+}
+
+static int on_prof_begin(struct builder *b, const uint8_t *p, size_t len)
+{
+	if (len < 13)
+		return 0;
+	uint64_t period = be64(p + 1);
+	b->breakdown = be32(p + 9);
+	b->have_breakdown = 1;
+	const char *name = lk_profile_breakdown_name(b->breakdown);
+	int rc = meta_set(b->tl, "breakdown", name ? strdup(name)
+				: fmt("unknown (%" PRIu32 ")", b->breakdown));
+	if (rc == 0 && period)
+		rc = meta_set(b->tl, "sampling interval", fmt("%g s", (double)period / 1e9));
+	return rc;
+}
+
+static int add_marker(struct builder *b, uint64_t t, const uint8_t *p, size_t len)
+{
+	struct lk_timeline *tl = b->tl;
+	if (grow(&tl->markers, &b->cap_markers, tl->n_markers + 1, sizeof(*tl->markers)))
+		return -ENOMEM;
+	char *s = text_payload(p, len);
+	if (!s)
+		return -ENOMEM;
+	tl->markers[tl->n_markers++] = (struct lk_marker){(double)t / 1e9, s};
+	return 0;
+}
+
+static int on_event(struct builder *b, const struct lk_eventlog_event *ev)
+{
+	const uint8_t *p = ev->payload;
+	size_t len = ev->len;
+	switch (ev->type) {
+	case LK_EV_HEAP_PROF_BEGIN:
+		return on_prof_begin(b, p, len);
+	case LK_EV_HEAP_PROF_COST_CENTRE:
+		return on_cost_centre(b, p, len);
+	case LK_EV_HEAP_PROF_SAMPLE_BEGIN:
+		return new_sample(b, ev->time);
+	case LK_EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
+		return len >= 16 ? new_sample(b, be64(p + 8)) : 0;
+	case LK_EV_HEAP_PROF_SAMPLE_END:
+		b->cur = -1;
+		return 0;
+	case LK_EV_HEAP_PROF_SAMPLE_STRING: {
+		if (len < 10)
+			return 0;
+		const uint8_t *q = p + 9;
+		size_t n;
+		const char *label = strz(&q, p + len, &n);
+		return add_value(b, ev->time, label, n, (double)be64(p + 1));
+	}
+	case LK_EV_HEAP_PROF_SAMPLE_COST_CENTRE:
+		return on_sample_cc(b, ev->time, p, len);
+	case LK_EV_IPE:
+		return on_ipe(b, p, len);
+	case LK_EV_HEAP_SIZE:
+		return len >= 12 ? ds_add(&b->heap, (double)ev->time / 1e9, (double)be64(p + 4)) : 0;
+	case LK_EV_HEAP_LIVE:
+		return len >= 12 ? ds_add(&b->live, (double)ev->time / 1e9, (double)be64(p + 4)) : 0;
+	case LK_EV_BLOCKS_SIZE:
+		if (len < 12)
+			return 0;
+		b->have_blocks = 1;
+		return ds_add(&b->blocks, (double)ev->time / 1e9, (double)be64(p + 4));
+	case LK_EV_USER_MARKER:
+		return add_marker(b, ev->time, p, len);
+	case LK_EV_USER_MSG:
+		return b->opt->messages ? add_marker(b, ev->time, p, len) : 0;
+	case LK_EV_RTS_IDENTIFIER:
+		return len > 4 ? meta_set(b->tl, "rts", text_payload(p + 4, len - 4)) : 0;
+	case LK_EV_PROGRAM_ARGS:
+		return on_program_args(b, p, len);
+	case LK_EV_WALL_CLOCK_TIME:
+		return on_wall_clock(b, ev->time, p, len);
+	}
+	return 0;
+}
+
+/* ---- finishing ---------------------------------------------------------- */
+
+static const char *closure_type_name(const char *num)
+{
+	/* GHC's rts/include/rts/storage/ClosureTypes.h (stable since 8.x) */
+	static const char *const names[] = {
+		"INVALID_OBJECT", "CONSTR", "CONSTR_1_0", "CONSTR_0_1", "CONSTR_2_0",
+		"CONSTR_1_1", "CONSTR_0_2", "CONSTR_NOCAF", "FUN", "FUN_1_0", "FUN_0_1",
+		"FUN_2_0", "FUN_1_1", "FUN_0_2", "FUN_STATIC", "THUNK", "THUNK_1_0",
+		"THUNK_0_1", "THUNK_2_0", "THUNK_1_1", "THUNK_0_2", "THUNK_STATIC",
+		"THUNK_SELECTOR", "BCO", "AP", "PAP", "AP_STACK", "IND", "IND_STATIC",
+	};
+	char *end;
+	unsigned long v = strtoul(num, &end, 10);
+	if (end == num || *end || v >= sizeof(names) / sizeof(names[0]))
+		return num;
+	return names[v];
+}
+
+static int set_columns(struct lk_timeline *tl, const char *const *cols, size_t n)
+{
+	tl->detail_columns = calloc(n, sizeof(char *));
+	if (!tl->detail_columns)
+		return -ENOMEM;
+	tl->n_detail_columns = n;
+	for (size_t i = 0; i < n; i++)
+		if (!(tl->detail_columns[i] = strdup(cols[i])))
+			return -ENOMEM;
+	return 0;
+}
+
+/* -hi: label and details from the IPE of the band's info table address. */
+static int finish_ipe(struct builder *b, struct lk_band *band)
+{
+	struct lk_timeline *tl = b->tl;
+	char *end;
+	uint64_t addr = strtoull(band->id, &end, 16);
+	struct ipe *e = (end != band->id && *end == 0) ? ipe_find(b, addr) : NULL;
+	band->details = calloc(tl->n_detail_columns, sizeof(char *));
+	if (!band->details)
+		return -ENOMEM;
+	if (!e)
+		return 0;
+	/* columns: description, closure type, type, module, source location */
+	const char *vals[5] = {e->f[0], closure_type_name(e->f[1]), e->f[2], e->f[4], e->f[5]};
+	for (size_t i = 0; i < 5; i++)
+		if (!(band->details[i] = strdup(vals[i])))
+			return -ENOMEM;
+	if (*e->f[0]) {
+		free(band->label);
+		if (!(band->label = strdup(e->f[0])))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* -hc: "#3,2,1" -> "Main.f/Main.main", details of the innermost centre. */
+static int finish_cc(struct builder *b, struct lk_band *band)
+{
+	struct lk_timeline *tl = b->tl;
+	band->details = calloc(tl->n_detail_columns, sizeof(char *));
+	if (!band->details)
+		return -ENOMEM;
+	if (band->id[0] != '#')
+		return 0;
+	size_t cap = 0, n = 0;
+	char *out = NULL;
+	const char *s = band->id + 1;
+	int first = 1;
+	while (*s) {
+		char *end;
+		uint32_t id = (uint32_t)strtoul(s, &end, 10);
+		s = *end ? end + 1 : end;
+		struct cc *c = cc_find(b, id);
+		char *part = c ? fmt("%s%s%s", c->module, *c->module ? "." : "", c->label)
+			       : fmt("cc%" PRIu32, id);
+		if (!part || grow(&out, &cap, n + strlen(part) + 2, 1)) {
+			free(part);
+			free(out);
+			return -ENOMEM;
+		}
+		n += (size_t)sprintf(out + n, "%s%s", first ? "" : "/", part);
+		free(part);
+		if (first && c && (!(band->details[0] = strdup(c->module)) ||
+				   !(band->details[1] = strdup(c->srcloc)))) {
+			free(out);
+			return -ENOMEM;
+		}
+		first = 0;
+	}
+	if (!out && !(out = strdup("(empty stack)")))
+		return -ENOMEM;
+	free(band->label);
+	band->label = out;
+	return 0;
+}
+
+/* Equal labels from different stacks of ids get " #2", " #3". */
+static int unique_ids(struct lk_timeline *tl)
+{
+	for (size_t i = 0; i < tl->n_bands; i++) {
+		int k = 1;
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(tl->bands[j].label, tl->bands[i].label) == 0)
+				k++;
+		free(tl->bands[i].id);
+		tl->bands[i].id = k == 1 ? strdup(tl->bands[i].label)
+					 : fmt("%s #%d", tl->bands[i].label, k);
+		if (!tl->bands[i].id)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+struct order { double t; size_t i; };
+
+static int by_order(const void *pa, const void *pb)
+{
+	const struct order *a = pa, *b = pb;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+static int by_marker(const void *pa, const void *pb)
+{
+	const struct lk_marker *a = pa, *b = pb;
+	return (a->t > b->t) - (a->t < b->t);
+}
+
+static int finish(struct builder *b)
+{
+	struct lk_timeline *tl = b->tl;
+	size_t ns = b->n_samples;
+	int rc;
+
+	/* samples in time order: a permutation applied to every band */
+	struct order *ord = malloc((ns ? ns : 1) * sizeof(*ord));
+	tl->times = malloc((ns ? ns : 1) * sizeof(double));
+	tl->bands = calloc(b->n_bands ? b->n_bands : 1, sizeof(*tl->bands));
+	if (!ord || !tl->times || !tl->bands) {
+		free(ord);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ns; i++)
+		ord[i] = (struct order){b->times[i], i};
+	qsort(ord, ns, sizeof(*ord), by_order);
+	for (size_t i = 0; i < ns; i++)
+		tl->times[i] = ord[i].t;
+	tl->n_samples = ns;
+	for (size_t k = 0; k < b->n_bands; k++) {
+		struct bband *bb = &b->bands[k];
+		double *v = calloc(ns ? ns : 1, sizeof(double));
+		char *label = strdup(bb->key);
+		if (!v || !label) {
+			free(v);
+			free(label);
+			free(ord);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < ns; i++)
+			v[i] = ord[i].i < bb->n ? bb->vals[ord[i].i] : 0;
+		tl->bands[k].id = bb->key;
+		tl->bands[k].label = label;
+		tl->bands[k].values = v;
+		bb->key = NULL;
+		tl->n_bands++;
+	}
+	free(ord);
+
+	if (b->have_breakdown && b->breakdown == 8) {
+		static const char *const cols[] = {"description", "closure type", "type",
+						   "module", "source location"};
+		if ((rc = set_columns(tl, cols, 5)))
+			return rc;
+		for (size_t k = 0; k < tl->n_bands; k++)
+			if ((rc = finish_ipe(b, &tl->bands[k])))
+				return rc;
+	} else if (b->have_breakdown && b->breakdown == 1) {
+		static const char *const cols[] = {"module", "source location"};
+		if ((rc = set_columns(tl, cols, 2)))
+			return rc;
+		for (size_t k = 0; k < tl->n_bands; k++)
+			if ((rc = finish_cc(b, &tl->bands[k])))
+				return rc;
+		if ((rc = unique_ids(tl)))
+			return rc;
+	}
+
+	if ((rc = ds_move(&b->heap, "heap size", tl)) || (rc = ds_move(&b->live, "live bytes", tl)))
+		return rc;
+	if (b->have_blocks && (rc = ds_move(&b->blocks, "blocks size", tl)))
+		return rc;
+	if (tl->n_markers > 1)
+		qsort(tl->markers, tl->n_markers, sizeof(*tl->markers), by_marker);
+	if (ns == 0 && (rc = warn(tl, strdup("no heap profile samples: run the program with "
+					     "+RTS -l -hT (or -hi, -hc, ...)"))))
+		return rc;
+	lk_timeline_finish(tl);
+	return 0;
+}
+
+static void builder_release(struct builder *b)
+{
+	free(b->times);
+	for (size_t i = 0; i < b->n_bands; i++) {
+		free(b->bands[i].key);
+		free(b->bands[i].vals);
+	}
+	free(b->bands);
+	free(b->bidx);
+	for (size_t i = 0; i < b->n_ipes; i++)
+		for (int j = 0; j < 6; j++)
+			free(b->ipes[i].f[j]);
+	free(b->ipes);
+	free(b->iidx);
+	for (size_t i = 0; i < b->n_ccs; i++) {
+		free(b->ccs[i].label);
+		free(b->ccs[i].module);
+		free(b->ccs[i].srcloc);
+	}
+	free(b->ccs);
+	free(b->cidx);
+	struct dseries *ss[] = {&b->heap, &b->live, &b->blocks};
+	for (int i = 0; i < 3; i++) {
+		free(ss[i]->t);
+		free(ss[i]->v);
+	}
+	free(b->ccbuf);
+}
+
+int lk_profile_read(FILE *f, const struct lk_profile_options *opt,
+		    struct lk_timeline *tl, struct lk_profile_stats *st)
+{
+	static const struct lk_profile_options defaults;
+	struct lk_profile_stats local;
+	struct lk_eventlog *r;
+	struct lk_eventlog_event ev;
+
+	*tl = (struct lk_timeline){0};
+	if (!st)
+		st = &local;
+	*st = (struct lk_profile_stats){0};
+	int rc = lk_eventlog_open(f, &r);
+	if (rc)
+		return rc;
+	struct builder b = {.opt = opt ? opt : &defaults, .tl = tl, .cur = -1};
+	while ((rc = lk_eventlog_next(r, &ev)) == 1)
+		if ((rc = on_event(&b, &ev)) < 0)
+			break;
+	st->bytes = lk_eventlog_offset(r);
+	st->events = lk_eventlog_count(r);
+	if (rc == -ENOMEM)
+		goto fail;
+	if (rc < 0) {
+		st->data_error = rc;
+		if (warn(tl, strdup(lk_error_detail())))
+			goto fail;
+	} else if (!lk_eventlog_ended(r)) {
+		if (warn(tl, strdup("no end-of-data marker: the program did not exit "
+				    "normally, the last samples may be missing")))
+			goto fail;
+	}
+	rc = finish(&b);
+	if (rc)
+		goto fail;
+	builder_release(&b);
+	lk_eventlog_close(r);
+	if (st->data_error)  /* keep the detail for the caller's message */
+		lk_error_set(st->data_error, "%s", tl->warnings[0]);
+	return 0;
+fail:
+	builder_release(&b);
+	lk_eventlog_close(r);
+	lk_timeline_release(tl);
+	return -ENOMEM;
+}

@@ -1,0 +1,375 @@
+/*
+ * reader.c - streaming GHC eventlog reader (see reader.h).
+ *
+ * Owns one buffer of READ_BUF bytes that slides over the file: an event is
+ * at most 12 + 65535 bytes, so it always fits. Never trusts the input: every
+ * length is checked against what the file really holds before it is used.
+ * Never prints; failures carry their detail through lk_error_set().
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "eventlog/reader.h"
+
+#define READ_BUF (256u * 1024u)
+#define NAME_MAX_KEPT 255u
+
+#define TAG_HDRB 0x68647262u
+#define TAG_HETB 0x68657462u
+#define TAG_ETB  0x65746200u
+#define TAG_ETE  0x65746500u
+#define TAG_HETE 0x68657465u
+#define TAG_HDRE 0x68647265u
+#define TAG_DATB 0x64617462u
+
+struct type_name {
+	uint16_t id;
+	char *name;
+};
+
+struct lk_eventlog {
+	FILE *f;
+	uint8_t *buf;
+	size_t pos, len;      /* unread bytes are buf[pos..len) */
+	uint64_t base;        /* file offset of buf[0] */
+	int eof;
+	int err;              /* sticky error of lk_eventlog_next() */
+	int ended;
+	uint16_t cap;
+	uint64_t block_end;   /* file offset where the current block ends; 0: none */
+	uint64_t last_time;
+	uint64_t count;
+	int have_event;
+	uint16_t size[65536];
+	uint8_t declared[65536 / 8];
+	struct type_name *names;
+	size_t n_names, cap_names;
+};
+
+static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
+
+static uint64_t offset_of(const struct lk_eventlog *r) { return r->base + r->pos; }
+
+/* Make n bytes available at buf[pos]. 0: yes; 1: the file ends before. */
+static int fill(struct lk_eventlog *r, size_t n)
+{
+	if (r->len - r->pos >= n)
+		return 0;
+	if (r->pos > 0) {
+		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+		r->base += r->pos;
+		r->len -= r->pos;
+		r->pos = 0;
+	}
+	while (r->len < n && !r->eof) {
+		size_t got = fread(r->buf + r->len, 1, READ_BUF - r->len, r->f);
+		r->len += got;
+		if (got == 0) {
+			if (ferror(r->f))
+				return -EIO;
+			r->eof = 1;
+		}
+	}
+	return r->len >= n ? 0 : 1;
+}
+
+static int skip(struct lk_eventlog *r, uint64_t n)
+{
+	while (n > 0) {
+		if (r->pos == r->len) {
+			int rc = fill(r, 1);
+			if (rc)
+				return rc;
+		}
+		size_t step = r->len - r->pos;
+		if (step > n)
+			step = (size_t)n;
+		r->pos += step;
+		n -= step;
+	}
+	return 0;
+}
+
+static int header_trunc(struct lk_eventlog *r, int rc)
+{
+	if (rc < 0)
+		return lk_error_set(rc, "read error at offset %llu",
+				    (unsigned long long)offset_of(r));
+	return lk_error_set(LK_ETRUNC, "truncated inside the header at offset %llu",
+			    (unsigned long long)r->base + r->len);
+}
+
+static int read_u32(struct lk_eventlog *r, uint32_t *v)
+{
+	int rc = fill(r, 4);
+	if (rc)
+		return header_trunc(r, rc);
+	*v = be32(r->buf + r->pos);
+	r->pos += 4;
+	return 0;
+}
+
+static int expect_tag(struct lk_eventlog *r, uint32_t tag, const char *what)
+{
+	uint64_t at = offset_of(r);
+	uint32_t v;
+	int rc = read_u32(r, &v);
+	if (rc)
+		return rc;
+	if (v != tag)
+		return lk_error_set(LK_EFORMAT, "bad header: expected %s at offset %llu",
+				    what, (unsigned long long)at);
+	return 0;
+}
+
+static int set_name(struct lk_eventlog *r, uint16_t id, const uint8_t *s, size_t n)
+{
+	char *name = malloc(n + 1);
+	if (!name)
+		return -ENOMEM;
+	memcpy(name, s, n);
+	name[n] = 0;
+	for (size_t i = 0; i < r->n_names; i++)
+		if (r->names[i].id == id) {
+			free(r->names[i].name);
+			r->names[i].name = name;
+			return 0;
+		}
+	if (r->n_names == r->cap_names) {
+		size_t cap = r->cap_names ? r->cap_names * 2 : 64;
+		struct type_name *nn = realloc(r->names, cap * sizeof(*nn));
+		if (!nn) {
+			free(name);
+			return -ENOMEM;
+		}
+		r->names = nn;
+		r->cap_names = cap;
+	}
+	r->names[r->n_names].id = id;
+	r->names[r->n_names].name = name;
+	r->n_names++;
+	return 0;
+}
+
+/* One declaration between 'etb\0' and 'ete\0'. */
+static int read_decl(struct lk_eventlog *r)
+{
+	int rc = fill(r, 8);
+	if (rc)
+		return header_trunc(r, rc);
+	const uint8_t *p = r->buf + r->pos;
+	uint16_t id = be16(p), size = be16(p + 2);
+	uint32_t desc_len = be32(p + 4);
+	r->pos += 8;
+	size_t keep = desc_len < NAME_MAX_KEPT ? desc_len : NAME_MAX_KEPT;
+	rc = fill(r, keep);
+	if (rc)
+		return header_trunc(r, rc);
+	rc = set_name(r, id, r->buf + r->pos, keep);
+	if (rc)
+		return rc;
+	rc = skip(r, desc_len);
+	if (rc)
+		return header_trunc(r, rc);
+	uint32_t ext_len;
+	rc = read_u32(r, &ext_len);
+	if (rc)
+		return rc;
+	rc = skip(r, ext_len);
+	if (rc)
+		return header_trunc(r, rc);
+	r->size[id] = size;
+	r->declared[id / 8] |= (uint8_t)(1u << (id % 8));
+	return expect_tag(r, TAG_ETE, "'ete'");
+}
+
+static int read_header(struct lk_eventlog *r)
+{
+	int rc = fill(r, 4);
+	if (rc < 0)
+		return header_trunc(r, rc);
+	if (r->len == 0)
+		return lk_error_set(LK_EFORMAT, "not a GHC eventlog (empty file)");
+	if (rc || be32(r->buf) != TAG_HDRB)
+		return lk_error_set(LK_EFORMAT, "not a GHC eventlog (no 'hdrb' magic at offset 0)");
+	r->pos = 4;
+	if ((rc = expect_tag(r, TAG_HETB, "'hetb'")))
+		return rc;
+	for (;;) {
+		uint64_t at = offset_of(r);
+		uint32_t tag;
+		if ((rc = read_u32(r, &tag)))
+			return rc;
+		if (tag == TAG_HETE)
+			break;
+		if (tag != TAG_ETB)
+			return lk_error_set(LK_EFORMAT,
+					    "bad header: expected 'etb' or 'hete' at offset %llu",
+					    (unsigned long long)at);
+		if ((rc = read_decl(r)))
+			return rc;
+	}
+	if ((rc = expect_tag(r, TAG_HDRE, "'hdre'")))
+		return rc;
+	return expect_tag(r, TAG_DATB, "'datb'");
+}
+
+int lk_eventlog_open(FILE *f, struct lk_eventlog **out)
+{
+	struct lk_eventlog *r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->buf = malloc(READ_BUF);
+	if (!r->buf) {
+		free(r);
+		return -ENOMEM;
+	}
+	r->f = f;
+	r->cap = LK_EVENTLOG_NOCAP;
+	int rc = read_header(r);
+	if (rc) {
+		lk_eventlog_close(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+void lk_eventlog_close(struct lk_eventlog *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n_names; i++)
+		free(r->names[i].name);
+	free(r->names);
+	free(r->buf);
+	free(r);
+}
+
+static int data_error(struct lk_eventlog *r, int code, uint64_t at, const char *what)
+{
+	char last[64];
+	if (r->have_event)
+		snprintf(last, sizeof(last), "last complete event at %.3f s",
+			 (double)r->last_time / 1e9);
+	else
+		snprintf(last, sizeof(last), "no complete event before");
+	if (code == LK_ETRUNC)
+		lk_error_set(code, "truncated at offset %llu (%s)", (unsigned long long)at, last);
+	else if (code > LK_EFORMAT)  /* -errno */
+		lk_error_set(code, "read error at offset %llu (%s)", (unsigned long long)at, last);
+	else
+		lk_error_set(code, "corrupt at offset %llu: %s (%s)", (unsigned long long)at,
+			     what, last);
+	r->err = code;
+	return code;
+}
+
+/* Length of an IPE payload: u64 and six NUL-terminated strings, within the
+ * avail bytes; 0 if they are not all there. */
+static size_t ipe_length(const uint8_t *p, size_t avail)
+{
+	if (avail < 8)
+		return 0;
+	int nuls = 0;
+	for (size_t i = 8; i < avail; i++)
+		if (p[i] == 0 && ++nuls == 6)
+			return i + 1;
+	return 0;
+}
+
+int lk_eventlog_next(struct lk_eventlog *r, struct lk_eventlog_event *ev)
+{
+	if (r->err)
+		return r->err;
+	if (r->ended)
+		return 0;
+	uint64_t at = offset_of(r);
+	if (r->block_end && at >= r->block_end) {
+		r->block_end = 0;
+		r->cap = LK_EVENTLOG_NOCAP;
+	}
+	int rc = fill(r, 2);
+	if (rc < 0)
+		return data_error(r, rc, at, NULL);
+	if (rc)
+		return r->len == r->pos ? 0 : data_error(r, LK_ETRUNC, at, NULL);
+	uint16_t type = be16(r->buf + r->pos);
+	if (type == 0xFFFF) {
+		r->pos += 2;
+		r->ended = 1;
+		return 0;
+	}
+	if (!(r->declared[type / 8] & (1u << (type % 8)))) {
+		char what[64];
+		snprintf(what, sizeof(what), "undeclared event type %u", type);
+		return data_error(r, LK_EFORMAT, at, what);
+	}
+	int var = r->size[type] == LK_EVENTLOG_VARSIZE;
+	size_t hdr = var ? 12 : 10;
+	rc = fill(r, hdr);
+	if (rc)
+		return data_error(r, rc < 0 ? rc : LK_ETRUNC, at, NULL);
+	const uint8_t *p = r->buf + r->pos;
+	uint64_t time = be64(p + 2);
+	size_t len = var ? be16(p + 10) : r->size[type];
+	rc = fill(r, hdr + len);
+	if (rc < 0)
+		return data_error(r, rc, at, NULL);
+	p = r->buf + r->pos;
+	if (type == LK_EV_IPE) {
+		/* By fields: GHC 9.6 declares one byte more than it writes,
+		 * so the last IPE of a file may "run past" its end. */
+		size_t avail = r->len - r->pos - hdr;
+		size_t n = ipe_length(p + hdr, avail < len ? avail : len);
+		if (n == 0)
+			return data_error(r, rc ? LK_ETRUNC : LK_EFORMAT, at,
+					  "IPE event without its six strings");
+		len = n;
+	} else if (rc) {
+		return data_error(r, LK_ETRUNC, at, NULL);
+	}
+	ev->type = type;
+	ev->time = time;
+	ev->offset = at;
+	ev->payload = p + hdr;
+	ev->len = len;
+	if (type == LK_EV_BLOCK_MARKER && len >= 14) {
+		uint32_t bsize = be32(p + hdr);
+		r->cap = be16(p + hdr + 12);
+		r->block_end = bsize ? at + bsize : 0;
+	}
+	ev->cap = r->cap;
+	r->pos += hdr + len;
+	r->last_time = time;
+	r->have_event = 1;
+	r->count++;
+	return 1;
+}
+
+int lk_eventlog_type_size(const struct lk_eventlog *r, uint16_t id)
+{
+	if (!(r->declared[id / 8] & (1u << (id % 8))))
+		return -1;
+	return r->size[id];
+}
+
+const char *lk_eventlog_type_name(const struct lk_eventlog *r, uint16_t id)
+{
+	for (size_t i = 0; i < r->n_names; i++)
+		if (r->names[i].id == id)
+			return r->names[i].name;
+	return "";
+}
+
+uint64_t lk_eventlog_offset(const struct lk_eventlog *r) { return offset_of(r); }
+uint64_t lk_eventlog_last_time(const struct lk_eventlog *r) { return r->last_time; }
+uint64_t lk_eventlog_count(const struct lk_eventlog *r) { return r->count; }
+int lk_eventlog_ended(const struct lk_eventlog *r) { return r->ended; }

@@ -1,0 +1,83 @@
+/*
+ * timeline_diff_report.c - text and JSON writers of a timeline diff
+ * (analyze/timeline_diff.h); the JSON schema is in docs/json-timeline.md.
+ */
+#include <errno.h>
+
+#include "report/timeline_report.h"
+
+static const char *side_name(enum lk_diff_side s)
+{
+	return s == LK_DIFF_BEFORE_ONLY ? "removed" : s == LK_DIFF_AFTER_ONLY ? "added" : "both";
+}
+
+int lk_timeline_diff_write_text(const struct lk_timeline_diff *d, FILE *out, int top_n)
+{
+	char a[32], b[32], c[32], e[32], f[32], g[32];
+	size_t n = d->n_rows;
+	if (top_n > 0 && (size_t)top_n < n)
+		n = (size_t)top_n;
+	fprintf(out, "before: %s\nafter:  %s\n\n", d->before_title, d->after_title);
+	fprintf(out, "%-8s %23s  %23s  %27s  %s\n", "change", "peak before -> after",
+		"integrated (B*s)", "slope (B/s)", "label");
+	for (size_t i = 0; i < n; i++) {
+		const struct lk_diff_row *r = &d->rows[i];
+		const char *what = side_name(r->side);
+		if (r->side == LK_DIFF_BOTH)
+			what = r->after.integrated < r->before.integrated ? "shrunk"
+			     : r->after.integrated > r->before.integrated ? "grown" : "same";
+		char peak[64], integ[64], slope[64];
+		snprintf(peak, sizeof(peak), "%s -> %s", lk_tltext_bytes(r->before.peak, a, 32),
+			 lk_tltext_bytes(r->after.peak, b, 32));
+		snprintf(integ, sizeof(integ), "%s -> %s",
+			 lk_tltext_bytes(r->before.integrated, c, 32),
+			 lk_tltext_bytes(r->after.integrated, e, 32));
+		snprintf(slope, sizeof(slope), "%s -> %s", lk_tltext_bytes(r->before.slope, f, 32),
+			 lk_tltext_bytes(r->after.slope, g, 32));
+		fprintf(out, "%-8s %23s  %23s  %27s  %s\n", what, peak, integ, slope, r->label);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+static void side_stats(FILE *out, const char *name, const struct lk_band_stats *s)
+{
+	fprintf(out, ",\"%s\":{\"peak\":", name);
+	lk_tljson_number(out, s->peak);
+	fputs(",\"integrated\":", out);
+	lk_tljson_number(out, s->integrated);
+	fputs(",\"slope\":", out);
+	lk_tljson_number(out, s->slope);
+	fputs(",\"fit\":", out);
+	lk_tljson_number(out, s->fit);
+	putc('}', out);
+}
+
+int lk_timeline_diff_write_json(const struct lk_timeline_diff *d, FILE *out)
+{
+	fputs("{\"schema\":\"" LK_TIMELINE_DIFF_SCHEMA "\",\"before\":", out);
+	lk_tljson_string(out, d->before_title);
+	fputs(",\"after\":", out);
+	lk_tljson_string(out, d->after_title);
+	fputs(",\n\"bands\":[", out);
+	for (size_t i = 0; i < d->n_rows; i++) {
+		const struct lk_diff_row *r = &d->rows[i];
+		fputs(i ? ",\n{\"id\":" : "\n{\"id\":", out);
+		lk_tljson_string(out, r->id);
+		fputs(",\"label\":", out);
+		lk_tljson_string(out, r->label);
+		fprintf(out, ",\"side\":\"%s\"", side_name(r->side));
+		if (r->side != LK_DIFF_AFTER_ONLY)
+			side_stats(out, "before", &r->before);
+		if (r->side != LK_DIFF_BEFORE_ONLY)
+			side_stats(out, "after", &r->after);
+		fputs(",\"delta\":{\"peak\":", out);
+		lk_tljson_number(out, r->after.peak - r->before.peak);
+		fputs(",\"integrated\":", out);
+		lk_tljson_number(out, r->after.integrated - r->before.integrated);
+		fputs(",\"slope\":", out);
+		lk_tljson_number(out, r->after.slope - r->before.slope);
+		fputs("}}", out);
+	}
+	fputs("]}\n", out);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,39 @@
+/*
+ * timeline_report.h - text and JSON writers of a timeline (analyze/timeline.h)
+ * and of a timeline diff (analyze/timeline_diff.h). The HTML writer is
+ * report/html.h. Writers return 0 or a negative code (-EIO when the stream
+ * failed); they never print anywhere but the given stream.
+ */
+#ifndef LK_REPORT_TIMELINE_REPORT_H
+#define LK_REPORT_TIMELINE_REPORT_H
+
+#include <stdio.h>
+
+#include "analyze/timeline.h"
+#include "analyze/timeline_diff.h"
+
+#define LK_TIMELINE_SCHEMA "leakscope-timeline/1"
+#define LK_TIMELINE_DIFF_SCHEMA "leakscope-timeline-diff/1"
+
+/* Metadata, warnings, markers, then the top_n bands (all if top_n <= 0)
+ * ranked by integrated size, with the detail columns when present. */
+int lk_timeline_write_text(const struct lk_timeline *tl, FILE *out, int top_n);
+
+/* Everything, schema "leakscope-timeline/1" (docs/json-timeline.md). */
+int lk_timeline_write_json(const struct lk_timeline *tl, FILE *out);
+
+/* Rows of the diff, largest change of integrated size first. */
+int lk_timeline_diff_write_text(const struct lk_timeline_diff *d, FILE *out, int top_n);
+
+/* Schema "leakscope-timeline-diff/1" (docs/json-timeline.md). */
+int lk_timeline_diff_write_json(const struct lk_timeline_diff *d, FILE *out);
+
+/* Shared by the writers above: a JSON string (escaped, quoted; null for
+ * NULL) and a JSON number (null when not finite). */
+void lk_tljson_string(FILE *out, const char *s);
+void lk_tljson_number(FILE *out, double v);
+
+/* "12.3 MiB" for a byte count, in buf (at least 32 bytes). */
+const char *lk_tltext_bytes(double bytes, char *buf, size_t size);
+
+#endif

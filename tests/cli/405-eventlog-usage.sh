@@ -1,0 +1,31 @@
+# 405: command-line use and errors: --help, bad options, missing and
+# non-eventlog files (one clear line, exit 1), text output.
+. "$(dirname "$0")/../lib.sh"
+"$LEAKSCOPE" eventlog --help > "$T/help" || fail "--help exit $?"
+expect_grep "$T/help" '^usage: leakscope eventlog'
+expect_grep "$T/help" '--diff'
+"$LEAKSCOPE" eventlog --bogus x 2> "$T/err"; [ $? -eq 2 ] || fail "bad option should exit 2"
+expect_grep "$T/err" "unknown option '--bogus'"
+"$LEAKSCOPE" eventlog --format svg x 2> "$T/err"; [ $? -eq 2 ] || fail "bad format should exit 2"
+"$LEAKSCOPE" eventlog --format json "$T/none.eventlog" 2> "$T/err"; [ $? -eq 1 ] || fail "missing file should exit 1"
+expect_grep "$T/err" "^leakscope: cannot open '.*none.eventlog': no such file"
+printf 'hello, not an eventlog\n' > "$T/text.eventlog"
+"$LEAKSCOPE" eventlog --format json "$T/text.eventlog" > "$T/out" 2> "$T/err"; [ $? -eq 1 ] || fail "text file should exit 1"
+expect_grep "$T/err" "^leakscope: cannot read '.*text.eventlog': not a GHC eventlog"
+[ "$(wc -l < "$T/err")" -eq 1 ] || fail "one line of error"
+: > "$T/empty.eventlog"
+"$LEAKSCOPE" eventlog --format text "$T/empty.eventlog" 2> "$T/err"; [ $? -eq 1 ] || fail "empty file should exit 1"
+expect_grep "$T/err" "not a GHC eventlog \(empty file\)"
+# default html: written next to the input, or a clear refusal while the
+# HTML renderer is not linked in
+"$ROOT/build/unit/eventlog_test" --write-seeds "$T" || fail "cannot write seeds"
+"$LEAKSCOPE" eventlog "$T/seed0.eventlog" 2> "$T/err"
+case $? in
+0) [ -s "$T/seed0.eventlog.html" ] || fail "no html written" ;;
+1) expect_grep "$T/err" "html output is not built into this leakscope" ;;
+*) fail "html exit status" ;;
+esac
+"$LEAKSCOPE" eventlog --format text -o "$T/seed.txt" "$T/seed0.eventlog" || fail "text exit $?"
+expect_grep "$T/seed.txt" '^ +1 .*THUNK_2_0'
+"$LEAKSCOPE" eventlog 2> "$T/err"; [ $? -eq 2 ] || fail "no input should exit 2"
+exit 0

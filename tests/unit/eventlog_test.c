@@ -1,0 +1,449 @@
+/*
+ * eventlog_test.c - the eventlog reader and profile builder on files
+ * written by eventlog_writer.h: a good file, every kind of damage the
+ * format notes describe (truncation anywhere, undeclared ids, sizes past
+ * the end, GHC 9.6's over-declared IPE, no end marker), unknown declared
+ * events, several capabilities out of time order, -hi, -hc and -hb.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "eventlog/profile.h"
+#include "eventlog/reader.h"
+#include "eventlog_writer.h"
+#include "tap.h"
+
+#define S 1000000000ull /* ns per second */
+
+static FILE *open_mem(const unsigned char *b, size_t n)
+{
+	if (n == 0)
+		return tmpfile();
+	return fmemopen((void *)b, n, "rb");
+}
+
+static int profile(const unsigned char *b, size_t n, struct lk_timeline *tl,
+		   struct lk_profile_stats *st, int messages)
+{
+	struct lk_profile_options opt = {.messages = messages};
+	FILE *f = open_mem(b, n);
+	int rc = lk_profile_read(f, &opt, tl, st);
+	fclose(f);
+	return rc;
+}
+
+static const struct lk_band *band(const struct lk_timeline *tl, const char *id)
+{
+	for (size_t i = 0; i < tl->n_bands; i++)
+		if (strcmp(tl->bands[i].id, id) == 0)
+			return &tl->bands[i];
+	return NULL;
+}
+
+static const char *meta(const struct lk_timeline *tl, const char *key)
+{
+	for (size_t i = 0; i < tl->n_meta; i++)
+		if (strcmp(tl->meta[i].key, key) == 0)
+			return tl->meta[i].value;
+	return NULL;
+}
+
+/* A small -hT run on one capability: 3 censuses, a growing THUNK. */
+static void write_good(struct elw *w, int end)
+{
+	elw_header(w, elw_ghc_decls, ELW_NDECLS);
+	size_t g = elw_block(w, 0, 0xFFFF);
+	elw_ev(w, 29, 0, 1, 4 + 15); elw_u32(w, 1); elw_raw(w, "GHC-9.6.6 rts_l", 15);
+	elw_ev(w, 30, 0, 1, 4 + 12); elw_u32(w, 1); elw_raw(w, "./prog\0-x\0ab\0", 12);
+	elw_ev(w, 43, 2 * S, 0, 0); elw_u32(w, 1); elw_u64(w, 1700000002); elw_u32(w, 0);
+	elw_prof_begin(w, 0, 7, S / 10);
+	elw_text(w, 58, S / 2, "phase one");
+	elw_text(w, 19, S / 2 + 1, "a message");
+	elw_ev(w, 200, S / 2, 0, 0); elw_raw(w, "\1\2\3\4\5", 5);        /* unknown fixed */
+	elw_ev(w, 201, S / 2, 1, 3); elw_raw(w, "xyz", 3);                /* unknown variable */
+	for (int i = 1; i <= 3; i++) {
+		elw_u64ev(w, 50, (uint64_t)i * S, 1000000u * (unsigned)i);
+		elw_u64ev(w, 51, (uint64_t)i * S, 500000u * (unsigned)i);
+		elw_sample_begin(w, (uint64_t)i * S);
+		elw_sample_string(w, (uint64_t)i * S, "THUNK_2_0", 1000u * (unsigned)i);
+		if (i == 2)
+			elw_sample_string(w, (uint64_t)i * S, "ghc-prim:GHC.Types.:", 64);
+		elw_sample_string(w, (uint64_t)i * S, "ARR_WORDS", 50);
+		elw_sample_end(w, (uint64_t)i * S);
+	}
+	elw_block_end(w, g);
+	if (end)
+		elw_end(w);
+}
+
+static void test_good(void)
+{
+	struct elw w = {0};
+	write_good(&w, 1);
+	struct lk_timeline tl;
+	struct lk_profile_stats st;
+	int rc = profile(w.b, w.n, &tl, &st, 0);
+	ok(rc == 0 && st.data_error == 0, "good: read (rc %d, %s)", rc, lk_error_detail());
+	ok(tl.n_samples == 3 && tl.times[0] == 1 && tl.times[2] == 3, "good: 3 samples at 1, 2, 3 s");
+	ok(tl.n_bands == 3 && strcmp(tl.bands[0].id, "THUNK_2_0") == 0, "good: THUNK_2_0 first of 3 bands");
+	const struct lk_band *b = band(&tl, "THUNK_2_0");
+	ok(b && b->values[0] == 1000 && b->values[2] == 3000 && near(b->stats.slope, 1000) &&
+	   near(b->stats.fit, 1), "good: THUNK values 1000..3000, slope 1000 B/s, fit 1");
+	b = band(&tl, "ghc-prim:GHC.Types.:");
+	ok(b && b->values[0] == 0 && b->values[1] == 64 && b->values[2] == 0,
+	   "good: a band absent from a census is 0 there");
+	ok(tl.n_markers == 1 && strcmp(tl.markers[0].text, "phase one") == 0 &&
+	   near(tl.markers[0].t, 0.5), "good: one marker (messages off)");
+	ok(tl.n_series == 2 && strcmp(tl.series[0].name, "heap size") == 0 &&
+	   tl.series[0].n == 3 && tl.series[0].values[2] == 3000000 &&
+	   strcmp(tl.series[1].name, "live bytes") == 0, "good: heap size and live bytes series");
+	ok(meta(&tl, "rts") && strcmp(meta(&tl, "rts"), "GHC-9.6.6 rts_l") == 0, "good: rts");
+	ok(meta(&tl, "program") && strcmp(meta(&tl, "program"), "./prog -x ab") == 0 &&
+	   strcmp(tl.title, "prog") == 0, "good: program args and title");
+	ok(meta(&tl, "start") && strcmp(meta(&tl, "start"), "2023-11-14T22:13:20Z") == 0,
+	   "good: wall-clock start (%s)", meta(&tl, "start") ? meta(&tl, "start") : "-");
+	ok(meta(&tl, "breakdown") && strcmp(meta(&tl, "breakdown"), "closure type (-hT)") == 0 &&
+	   strcmp(meta(&tl, "sampling interval"), "0.1 s") == 0, "good: breakdown, interval");
+	ok(tl.n_warnings == 0, "good: no warnings");
+	lk_timeline_release(&tl);
+
+	rc = profile(w.b, w.n, &tl, &st, 1);
+	ok(rc == 0 && tl.n_markers == 2 && strcmp(tl.markers[1].text, "a message") == 0,
+	   "good: --messages adds traceEvent text");
+	lk_timeline_release(&tl);
+
+	/* the reader itself: unknown declared types come through, skipped by size */
+	FILE *f = open_mem(w.b, w.n);
+	struct lk_eventlog *r;
+	struct lk_eventlog_event ev;
+	int seen200 = 0, seen201 = 0, n = 0;
+	rc = lk_eventlog_open(f, &r);
+	while (rc == 0 && (rc = lk_eventlog_next(r, &ev)) == 1) {
+		n++;
+		seen200 |= ev.type == 200 && ev.len == 5 && ev.payload[4] == 5;
+		seen201 |= ev.type == 201 && ev.len == 3 && memcmp(ev.payload, "xyz", 3) == 0;
+		rc = 0;
+	}
+	ok(rc == 0 && seen200 && seen201, "reader: unknown declared events skipped by size");
+	ok(lk_eventlog_ended(r) && lk_eventlog_offset(r) == w.n, "reader: end marker, whole file read");
+	ok(lk_eventlog_type_size(r, 200) == 5 && lk_eventlog_type_size(r, 58) == 0xFFFF &&
+	   lk_eventlog_type_size(r, 77) == -1, "reader: declared sizes");
+	ok(strcmp(lk_eventlog_type_name(r, 58), "User marker") == 0, "reader: type names");
+	lk_eventlog_close(r);
+	fclose(f);
+	free(w.b);
+}
+
+static void test_truncation(void)
+{
+	struct elw w = {0};
+	write_good(&w, 1);
+	size_t hdr = 0;
+	{ /* header length: up to and including 'datb' */
+		struct elw h = {0};
+		elw_header(&h, elw_ghc_decls, ELW_NDECLS);
+		hdr = h.n;
+		free(h.b);
+	}
+	int bad_hdr = 0, bad_data = 0, crashes = 0;
+	for (size_t cut = 1; cut < w.n; cut++) {
+		struct lk_timeline tl;
+		struct lk_profile_stats st;
+		int rc = profile(w.b, cut, &tl, &st, 0);
+		if (cut < hdr) {
+			if (!(rc == LK_ETRUNC || (cut < 4 && rc == LK_EFORMAT)))
+				bad_hdr++;
+		} else if (rc != 0) {
+			crashes++;
+		} else if (cut == w.n - 2 || cut == hdr) {
+			/* cut at an event boundary: complete, but no end marker */
+			if (st.data_error || tl.n_warnings < 1 ||
+			    !strstr(tl.warnings[0], "no end-of-data marker"))
+				bad_data++;
+		} else if (st.data_error == LK_ETRUNC) {
+			if (tl.n_warnings < 1 || strncmp(tl.warnings[0], "truncated at offset ", 20))
+				bad_data++;
+		} else if (st.data_error != 0 || tl.n_warnings < 1 ||
+			   !strstr(tl.warnings[0], "no end-of-data marker")) {
+			bad_data++;
+		}
+		lk_timeline_release(&tl);
+	}
+	ok(bad_hdr == 0, "truncated inside the header: LK_ETRUNC at every cut (%d bad)", bad_hdr);
+	ok(crashes == 0 && bad_data == 0,
+	   "truncated inside the data: a partial timeline and a warning at every cut (%d, %d bad)",
+	   crashes, bad_data);
+
+	/* the message: offset of the cut event, time of the last good one */
+	struct lk_timeline tl;
+	struct lk_profile_stats st;
+	size_t cut = w.n - 2 - 5; /* inside the last SAMPLE_END (18 bytes) */
+	profile(w.b, cut, &tl, &st, 0);
+	char want[128];
+	snprintf(want, sizeof(want), "truncated at offset %zu (last complete event at 3.000 s)",
+		 w.n - 2 - 18);
+	ok(st.data_error == LK_ETRUNC && tl.n_warnings && strcmp(tl.warnings[0], want) == 0,
+	   "truncation message: '%s'", tl.n_warnings ? tl.warnings[0] : "");
+	ok(strcmp(lk_error_detail(), want) == 0, "truncation detail kept for the caller");
+	ok(tl.n_samples == 3, "samples before the cut are kept");
+	lk_timeline_release(&tl);
+	free(w.b);
+}
+
+static void test_corrupt(void)
+{
+	struct lk_timeline tl;
+	struct lk_profile_stats st;
+	struct elw w = {0};
+	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
+	elw_text(&w, 58, S, "before");
+	size_t at = w.n;
+	elw_ev(&w, 77, 2 * S, 0, 0); /* not declared */
+	elw_raw(&w, "garbage", 7);
+	elw_end(&w);
+	int rc = profile(w.b, w.n, &tl, &st, 0);
+	char want[128];
+	snprintf(want, sizeof(want), "corrupt at offset %zu: undeclared event type 77 "
+		 "(last complete event at 1.000 s)", at);
+	ok(rc == 0 && st.data_error == LK_EFORMAT && tl.n_warnings &&
+	   strcmp(tl.warnings[0], want) == 0, "undeclared event id: '%s'",
+	   tl.n_warnings ? tl.warnings[0] : "");
+	ok(tl.n_markers == 1, "undeclared event id: events before it are kept");
+	lk_timeline_release(&tl);
+	free(w.b);
+
+	/* a variable-size event whose length runs past the end of the file */
+	w = (struct elw){0};
+	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
+	elw_text(&w, 58, S, "fine");
+	at = w.n;
+	elw_ev(&w, 58, 2 * S, 1, 1000);
+	elw_raw(&w, "short", 5);
+	rc = profile(w.b, w.n, &tl, &st, 0);
+	snprintf(want, sizeof(want), "truncated at offset %zu (last complete event at 1.000 s)", at);
+	ok(rc == 0 && st.data_error == LK_ETRUNC && strcmp(tl.warnings[0], want) == 0,
+	   "size past the end: '%s'", tl.n_warnings ? tl.warnings[0] : "");
+	lk_timeline_release(&tl);
+	free(w.b);
+
+	/* not an eventlog at all, an empty file, a broken header */
+	const char *text = "hello, this is not an eventlog";
+	rc = profile((const unsigned char *)text, strlen(text), &tl, &st, 0);
+	ok(rc == LK_EFORMAT && strstr(lk_error_detail(), "not a GHC eventlog"), "text file: LK_EFORMAT");
+	ok(tl.n_bands == 0 && tl.title == NULL, "text file: empty timeline");
+	rc = profile((const unsigned char *)"", 0, &tl, &st, 0);
+	ok(rc == LK_EFORMAT && strstr(lk_error_detail(), "empty file"), "empty file: LK_EFORMAT");
+	w = (struct elw){0};
+	elw_header(&w, elw_ghc_decls, 2);
+	memcpy(w.b + w.n - 4, "datx", 4);
+	rc = profile(w.b, w.n, &tl, &st, 0);
+	ok(rc == LK_EFORMAT && strstr(lk_error_detail(), "'datb'"), "bad 'datb': LK_EFORMAT (%s)",
+	   lk_error_detail());
+	free(w.b);
+}
+
+static void test_ipe(void)
+{
+	/* -hi: samples name info tables; IPE events (declared 1 byte too
+	 * long, as GHC 9.6 does) give them descriptions and source locations */
+	static const char *const thunk[6] = {"sat_s1Ab_info", "15", "Int", "",
+					     "Main", "Main.hs:12:5-30"};
+	static const char *const cons[6] = {":_con_info", "1", "[]", "", "GHC.Types", ":"};
+	struct elw w = {0};
+	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
+	elw_ipe(&w, 0, 0x40a740, thunk, 1);
+	elw_ipe(&w, 0, 0x40b000, cons, 1);
+	elw_prof_begin(&w, 0, 8, S);
+	for (int i = 1; i <= 2; i++) {
+		elw_sample_begin(&w, (uint64_t)i * S);
+		elw_sample_string(&w, (uint64_t)i * S, "0x40a740", 100u * (unsigned)i);
+		elw_sample_string(&w, (uint64_t)i * S, "0x40b000", 10);
+		elw_sample_string(&w, (uint64_t)i * S, "0x999", 1);
+		elw_sample_end(&w, (uint64_t)i * S);
+	}
+	elw_ipe(&w, 3 * S, 0x40c000, cons, 1); /* last event, runs 1 byte past the end */
+	struct lk_timeline tl;
+	struct lk_profile_stats st;
+	int rc = profile(w.b, w.n, &tl, &st, 0);
+	ok(rc == 0 && st.data_error == 0, "IPE over-declared by one byte: read without error (%s)",
+	   lk_error_detail());
+	ok(tl.n_detail_columns == 5 && strcmp(tl.detail_columns[4], "source location") == 0,
+	   "-hi: five detail columns");
+	const struct lk_band *b = band(&tl, "0x40a740");
+	ok(b && strcmp(b->label, "sat_s1Ab_info") == 0 && strcmp(b->details[1], "THUNK") == 0 &&
+	   strcmp(b->details[2], "Int") == 0 && strcmp(b->details[3], "Main") == 0 &&
+	   strcmp(b->details[4], "Main.hs:12:5-30") == 0, "-hi: band joined with its IPE");
+	b = band(&tl, "0x999");
+	ok(b && strcmp(b->label, "0x999") == 0 && b->details && !b->details[0],
+	   "-hi: a table without IPE keeps its address");
+	ok(tl.n_bands == 3 && strcmp(tl.bands[0].id, "0x40a740") == 0, "-hi: ranked");
+	lk_timeline_release(&tl);
+	free(w.b);
+
+	/* an IPE without its six strings is corruption */
+	w = (struct elw){0};
+	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
+	elw_ev(&w, 169, 0, 1, 12);
+	elw_u64(&w, 1);
+	elw_raw(&w, "ab\0c", 4);
+	elw_end(&w);
+	rc = profile(w.b, w.n, &tl, &st, 0);
+	ok(rc == 0 && st.data_error == LK_EFORMAT && strstr(tl.warnings[0], "IPE"),
+	   "IPE with missing strings: LK_EFORMAT");
+	lk_timeline_release(&tl);
+	free(w.b);
+}
+
+static void test_multicap(void)
+{
+	/* cap 1's block comes first with later times, then cap 0's, then the
+	 * global block whose censuses are themselves out of order */
+	struct elw w = {0};
+	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
+	size_t b1 = elw_block(&w, 2 * S, 1);
+	elw_u64ev(&w, 50, 2 * S, 200);
+	elw_text(&w, 58, 2 * S + S / 2, "cap 1");
+	elw_u64ev(&w, 50, 3 * S, 300);
+	elw_block_end(&w, b1);
+	size_t b0 = elw_block(&w, 1 * S, 0);
+	elw_u64ev(&w, 50, 1 * S, 100);
+	elw_text(&w, 58, 1 * S + S / 2, "cap 0");
+	elw_block_end(&w, b0);
+	size_t g = elw_block(&w, 0, 0xFFFF);
+	elw_prof_begin(&w, 0, 7, S);
+	uint64_t order[] = {3, 1, 2};
+	for (int i = 0; i < 3; i++) {
+		uint64_t t = order[i] * S;
+		elw_sample_begin(&w, t);
+		elw_sample_string(&w, t, "THUNK", 10 * order[i]);
+		if (order[i] == 1)
+			elw_sample_string(&w, t, "ONLY_FIRST", 7);
+		elw_sample_end(&w, t);
+	}
+	/* a biographical census: its time is in the payload */
+	elw_ev(&w, 166, 9 * S, 0, 0);
+	elw_u64(&w, 0);
+	elw_u64(&w, 4 * S);
+	elw_sample_string(&w, 9 * S, "THUNK", 40);
+	elw_sample_end(&w, 9 * S);
+	elw_block_end(&w, g);
+	elw_u64ev(&w, 91, 5 * S, 999); /* after the global block: no capability */
+	elw_end(&w);
+
+	FILE *f = open_mem(w.b, w.n);
+	struct lk_eventlog *r;
+	struct lk_eventlog_event ev;
+	int caps_ok = 1, rc = lk_eventlog_open(f, &r);
+	while (rc == 0 && lk_eventlog_next(r, &ev) == 1) {
+		if (ev.type == 58)
+			caps_ok &= ev.cap == (ev.payload[4] == '1' ? 1 : 0);
+		if (ev.type == 162)
+			caps_ok &= ev.cap == 0xFFFF;
+		if (ev.type == 91)
+			caps_ok &= ev.cap == LK_EVENTLOG_NOCAP;
+	}
+	ok(rc == 0 && caps_ok, "reader: events carry the capability of their block");
+	lk_eventlog_close(r);
+	fclose(f);
+
+	struct lk_timeline tl;
+	struct lk_profile_stats st;
+	rc = profile(w.b, w.n, &tl, &st, 0);
+	ok(rc == 0 && tl.n_samples == 4 && tl.times[0] == 1 && tl.times[1] == 2 &&
+	   tl.times[2] == 3 && tl.times[3] == 4, "multi-cap: samples sorted by time (BIO at 4 s)");
+	const struct lk_band *b = band(&tl, "THUNK");
+	ok(b && b->values[0] == 10 && b->values[1] == 20 && b->values[2] == 30 && b->values[3] == 40,
+	   "multi-cap: band values follow their samples");
+	b = band(&tl, "ONLY_FIRST");
+	ok(b && b->values[0] == 7 && b->values[1] == 0 && b->values[2] == 0,
+	   "multi-cap: a band seen once stays at its sample");
+	ok(tl.n_markers == 2 && strcmp(tl.markers[0].text, "cap 0") == 0 &&
+	   strcmp(tl.markers[1].text, "cap 1") == 0, "multi-cap: markers sorted by time");
+	ok(tl.n_series == 3 && tl.series[0].n == 3 && tl.series[0].times[0] == 1 &&
+	   tl.series[0].values[0] == 100 && tl.series[0].values[2] == 300 &&
+	   strcmp(tl.series[2].name, "blocks size") == 0, "multi-cap: series sorted; blocks size present");
+	lk_timeline_release(&tl);
+	free(w.b);
+}
+
+static void test_cost_centres(void)
+{
+	struct elw w = {0};
+	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
+	const char *ccs[][3] = {{"main", "Main", "Main.hs:5:1-20"}, {"f", "Main", "Main.hs:9:1-8"}};
+	for (unsigned i = 0; i < 2; i++) {
+		size_t len = 4 + strlen(ccs[i][0]) + strlen(ccs[i][1]) + strlen(ccs[i][2]) + 3 + 1;
+		elw_ev(&w, 161, 0, 1, len);
+		elw_u32(&w, i + 1);
+		elw_strz(&w, ccs[i][0]);
+		elw_strz(&w, ccs[i][1]);
+		elw_strz(&w, ccs[i][2]);
+		elw_u8(&w, 0);
+	}
+	elw_prof_begin(&w, 0, 1, S);
+	elw_sample_begin(&w, S);
+	elw_ev(&w, 163, S, 1, 1 + 8 + 1 + 8); /* f <- main, innermost first */
+	elw_u8(&w, 0); elw_u64(&w, 4096); elw_u8(&w, 2); elw_u32(&w, 2); elw_u32(&w, 1);
+	elw_ev(&w, 163, S, 1, 1 + 8 + 1 + 4);
+	elw_u8(&w, 0); elw_u64(&w, 8); elw_u8(&w, 1); elw_u32(&w, 1);
+	elw_sample_end(&w, S);
+	elw_end(&w);
+	struct lk_timeline tl;
+	struct lk_profile_stats st;
+	int rc = profile(w.b, w.n, &tl, &st, 0);
+	ok(rc == 0 && tl.n_bands == 2, "-hc: two stacks");
+	const struct lk_band *b = band(&tl, "Main.f/Main.main");
+	ok(b && b->values[0] == 4096 && strcmp(b->details[0], "Main") == 0 &&
+	   strcmp(b->details[1], "Main.hs:9:1-8") == 0, "-hc: 'Main.f/Main.main', innermost's location");
+	ok(band(&tl, "Main.main") != NULL, "-hc: 'Main.main'");
+	lk_timeline_release(&tl);
+	free(w.b);
+}
+
+/* --write-seeds DIR: the small files of these tests, as a fuzzing corpus */
+static int write_seeds(const char *dir)
+{
+	struct elw w[3] = {{0}, {0}, {0}};
+	write_good(&w[0], 1);
+	write_good(&w[1], 0);
+	elw_header(&w[2], elw_ghc_decls, ELW_NDECLS);
+	static const char *const f6[6] = {"t_info", "15", "Int", "", "Main", "M.hs:1:1"};
+	elw_ipe(&w[2], 0, 0x10, f6, 1);
+	elw_prof_begin(&w[2], 0, 8, S);
+	size_t b = elw_block(&w[2], S, 1);
+	elw_u64ev(&w[2], 50, S, 4096);
+	elw_u64ev(&w[2], 91, S, 4096);
+	elw_text(&w[2], 58, S, "m");
+	elw_block_end(&w[2], b);
+	elw_sample_begin(&w[2], S);
+	elw_sample_string(&w[2], S, "0x10", 64);
+	elw_ev(&w[2], 163, S, 1, 1 + 8 + 1 + 4);
+	elw_u8(&w[2], 0); elw_u64(&w[2], 8); elw_u8(&w[2], 1); elw_u32(&w[2], 1);
+	elw_sample_end(&w[2], S);
+	elw_end(&w[2]);
+	for (int i = 0; i < 3; i++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/seed%d.eventlog", dir, i);
+		FILE *f = fopen(path, "wb");
+		if (!f || fwrite(w[i].b, 1, w[i].n, f) != w[i].n || fclose(f)) {
+			perror(path);
+			return 1;
+		}
+		free(w[i].b);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
+		return write_seeds(argv[2]);
+	test_good();
+	test_truncation();
+	test_corrupt();
+	test_ipe();
+	test_multicap();
+	test_cost_centres();
+	return tap_done();
+}
