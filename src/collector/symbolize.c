@@ -18,6 +18,15 @@
  * the symbol containing the address or, failing that, the nearest preceding
  * zero-size symbol of the same section (GHC and Go code).
  *
+ * The compile unit of an address comes from a table built once per module
+ * from every unit's own ranges (DW_AT_low_pc/high_pc/ranges): libdwfl's
+ * lookup goes by .debug_aranges and takes the nearest unit below an address
+ * without checking that it reaches it, so code of units missing from
+ * .debug_aranges (Go's, in a cgo binary) landed in some C unit. The line is
+ * the last row of that unit's table at or before the address, only if it is
+ * no sequence end and lies in the same range of the unit; otherwise the
+ * frame has no file:line rather than a wrong one.
+ *
  * A file that cannot be read is remembered and fails the same way each time.
  * (With DEBUGINFOD_URLS set, libdwfl may also ask a debuginfod server.)
  * Never prints; failures come back as negative codes with lk_error_set().
@@ -43,6 +52,20 @@ struct cframe {
 	int inlined;
 };
 
+/* A compile unit with code: its DIE (ranges, line table) and the DIE whose
+ * children are searched for scopes (the split unit of a skeleton, else die). */
+struct cu_info {
+	Dwarf_Die die;
+	Dwarf_Die scope;
+};
+
+/* One address range [lo, hi) of unit cu, in DWARF addresses. */
+struct cu_range {
+	Dwarf_Addr lo, hi;
+	Dwarf_Addr maxhi;      /* greatest hi of this and all earlier ranges */
+	size_t cu;             /* index into module.cus */
+};
+
 struct module {
 	struct module *next;   /* hash chain */
 	char *path;
@@ -50,6 +73,11 @@ struct module {
 	Dwfl *dwfl;            /* NULL if the file could not be read */
 	Dwfl_Module *mod;
 	int err;               /* why the file could not be read */
+	bool cus_built;        /* cus and ranges are filled (maybe empty) */
+	Dwarf_Addr dwbias;     /* module address - DWARF address */
+	struct cu_info *cus;
+	struct cu_range *ranges; /* sorted by lo */
+	size_t n_cus, n_ranges;
 };
 
 struct result {
@@ -122,6 +150,8 @@ static void module_free(struct module *m)
 {
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
+	free(m->cus);
+	free(m->ranges);
 	free(m->path);
 	free(m);
 }
@@ -323,6 +353,144 @@ static const char *elf_symbol(Dwfl_Module *dm, Dwarf_Addr a)
 	return dwfl_module_addrinfo(dm, a, &off, &sym, NULL, NULL, NULL);
 }
 
+static int range_cmp(const void *x, const void *y)
+{
+	const struct cu_range *a = x, *b = y;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
+	return a->cu < b->cu ? -1 : a->cu > b->cu;
+}
+
+/* Fill m->cus and m->ranges from every unit of the module's DWARF (none
+ * without DWARF). 0 or -ENOMEM (then nothing is kept, to retry later). */
+static int cu_table_build(struct module *m)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw = dwfl_module_getdwarf(m->mod, &bias);
+	struct cu_info *cus = NULL;
+	struct cu_range *rs = NULL;
+	size_t ncu = 0, capcu = 0, nr = 0, capr = 0;
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cudie, subdie;
+	uint8_t type;
+
+	while (dw && dwarf_get_units(dw, unit, &unit, NULL, &type, &cudie, &subdie) == 0) {
+		if (type == DW_UT_type || type == DW_UT_split_type)
+			continue;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+		size_t first = nr;
+		while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
+			if (lo >= hi)
+				continue;
+			if (nr == capr) {
+				capr = capr ? capr * 2 : 256;
+				struct cu_range *t = realloc(rs, capr * sizeof(*t));
+				if (!t)
+					goto oom;
+				rs = t;
+			}
+			rs[nr++] = (struct cu_range){.lo = lo, .hi = hi, .cu = ncu};
+		}
+		if (nr == first)
+			continue; /* no code */
+		if (ncu == capcu) {
+			capcu = capcu ? capcu * 2 : 64;
+			struct cu_info *t = realloc(cus, capcu * sizeof(*t));
+			if (!t)
+				goto oom;
+			cus = t;
+		}
+		cus[ncu].die = cudie;
+		cus[ncu].scope = type == DW_UT_skeleton && subdie.cu ? subdie : cudie;
+		ncu++;
+	}
+	if (nr)
+		qsort(rs, nr, sizeof(*rs), range_cmp);
+	/* join touching or overlapping ranges of one unit, then the running max */
+	size_t k = 0;
+	for (size_t i = 0; i < nr; i++) {
+		if (k && rs[k - 1].cu == rs[i].cu && rs[i].lo <= rs[k - 1].hi) {
+			if (rs[i].hi > rs[k - 1].hi)
+				rs[k - 1].hi = rs[i].hi;
+			continue;
+		}
+		rs[k++] = rs[i];
+	}
+	for (size_t i = 0; i < k; i++)
+		rs[i].maxhi = i && rs[i - 1].maxhi > rs[i].hi ? rs[i - 1].maxhi : rs[i].hi;
+	m->dwbias = bias;
+	m->cus = cus;
+	m->n_cus = ncu;
+	m->ranges = rs;
+	m->n_ranges = k;
+	m->cus_built = true;
+	return 0;
+oom:
+	free(cus);
+	free(rs);
+	return -ENOMEM;
+}
+
+/* The unit whose ranges contain DWARF address a (the one whose range starts
+ * last, should several), and in *lo the start of that range; or NULL. */
+static struct cu_info *cu_find(const struct module *m, Dwarf_Addr a, Dwarf_Addr *lo)
+{
+	size_t l = 0, u = m->n_ranges;
+	while (l < u) { /* l = how many ranges start at or below a */
+		size_t mid = l + (u - l) / 2;
+		if (m->ranges[mid].lo <= a)
+			l = mid + 1;
+		else
+			u = mid;
+	}
+	for (size_t i = l; i-- > 0;) {
+		const struct cu_range *r = &m->ranges[i];
+		if (r->maxhi <= a)
+			break;
+		if (a < r->hi) {
+			*lo = r->lo;
+			return &m->cus[r->cu];
+		}
+	}
+	return NULL;
+}
+
+/* The row of cu's line table that covers DWARF address a, which lies in the
+ * unit's range starting at lo: the last row at or before a (as
+ * dwfl_module_getsrc picks among rows of one address), provided it is no
+ * sequence end and not before lo, i.e. not the tail of an unrelated
+ * sequence. NULL if there is none. */
+static Dwarf_Line *line_at(Dwarf_Die *cu, Dwarf_Addr lo, Dwarf_Addr a)
+{
+	Dwarf_Lines *lines;
+	size_t n, l = 0, u;
+	Dwarf_Addr la;
+	bool end;
+
+	if (dwarf_getsrclines(cu, &lines, &n) != 0)
+		return NULL;
+	u = n;
+	while (l < u) { /* l = how many rows lie at or below a */
+		size_t mid = l + (u - l) / 2;
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &la) != 0)
+			return NULL;
+		if (la <= a)
+			l = mid + 1;
+		else
+			u = mid;
+	}
+	if (l == 0)
+		return NULL;
+	Dwarf_Line *ln = dwarf_onesrcline(lines, l - 1);
+	if (!ln || dwarf_lineaddr(ln, &la) != 0 || dwarf_lineendsequence(ln, &end) != 0
+	    || end || la < lo)
+		return NULL;
+	return ln;
+}
+
 /* Resolve vaddr v of module m into v->f (innermost first). */
 static void resolve(struct module *m, uint64_t vaddr, struct fvec *v)
 {
@@ -332,14 +500,23 @@ static void resolve(struct module *m, uint64_t vaddr, struct fvec *v)
 	int line = 0;
 	bool done = false;
 
-	Dwfl_Line *ln = dwfl_module_getsrc(dm, a);
-	if (ln)
-		file = dwfl_lineinfo(ln, NULL, &line, NULL, NULL, NULL);
+	if (!m->cus_built && cu_table_build(m) < 0) {
+		v->oom = 1;
+		return;
+	}
+	Dwarf_Addr da = a - m->dwbias, lo = 0; /* modulo 2^64, as libdwfl */
+	struct cu_info *cu = cu_find(m, da, &lo);
+	Dwarf_Line *ln = cu ? line_at(&cu->die, lo, da) : NULL;
+	if (ln) {
+		file = dwarf_linesrc(ln, NULL, NULL);
+		if (!file || dwarf_lineno(ln, &line) != 0) {
+			file = NULL;
+			line = 0;
+		}
+	}
 
-	Dwarf_Addr bias;
-	Dwarf_Die *cu = dwfl_module_addrdie(dm, a, &bias);
 	Dwarf_Die *scopes = NULL;
-	int ns = cu ? dwarf_getscopes(cu, a - bias, &scopes) : 0;
+	int ns = cu ? dwarf_getscopes(&cu->scope, da, &scopes) : 0;
 	if (ns > 0) {
 		Dwarf_Die inner = scopes[0];
 		free(scopes);

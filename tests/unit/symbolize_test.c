@@ -1,8 +1,9 @@
 /*
  * symbolize_test.c - the symbolizer on real objects built here with the
  * system compiler: inlined frames and lines through a .gnu_debuglink'd debug
- * file, a stripped object (module, offset, .dynsym, zero-size symbol), the
- * machine's libc, errors, the cache, and the time for 10,000 libc addresses.
+ * file, a stripped object (module, offset, .dynsym, zero-size symbol), Go and
+ * C code of a cgo program (when go is installed), the machine's libc, errors,
+ * the cache, and the time for 10,000 libc addresses.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,6 +68,36 @@ static const char plain_src[] =
 	"__asm__(\".text\\n.globl Main_zdwgo_info\\n.type Main_zdwgo_info,@function\\n\"\n"
 	"	\"Main_zdwgo_info:\\n nop\\n nop\\n nop\\n nop\\n nop\\n nop\\n nop\\n ret\\n\");\n"
 	"long plain_func(long x) { return x * 3 + 1; }\n";
+
+/* A cgo program: Go's compile units are not in .debug_aranges, the C ones
+ * are, and the external linker puts a C unit's .cold code below all Go code. */
+static const char cgo_go_src[] =
+	"package main\n"
+	"\n"
+	"/*\n"
+	"#include <stdlib.h>\n"
+	"void *lk_c_alloc(int n);\n"
+	"*/\n"
+	"import \"C\"\n"
+	"\n"
+	"//go:noinline\n"
+	"func goAlloc(n int) { /* @GOALLOC */\n"
+	"	C.free(C.lk_c_alloc(C.int(n)))\n"
+	"}\n"
+	"\n"
+	"func main() { /* @MAIN */\n"
+	"	for i := 0; i < 3; i++ {\n"
+	"		goAlloc(i + 16)\n"
+	"	}\n"
+	"} /* @MAINEND */\n";
+
+static const char cgo_c_src[] =
+	"#include <stdlib.h>\n"
+	"\n"
+	"void *lk_c_alloc(int n) /* @CALLOC */\n"
+	"{\n"
+	"	return malloc((size_t)n * 2);\n"
+	"} /* @CALLOCEND */\n";
 
 static int line_of(const char *src, const char *marker)
 {
@@ -240,6 +272,91 @@ static void test_stripped(struct lk_symbolizer *s, const char *dir)
 	dlclose(h);
 }
 
+/* The ELF symbol name of path: its address and size; 0 if absent. */
+static uint64_t sym_addr(const char *path, const char *name, uint64_t *size)
+{
+	static const Dwfl_Callbacks cb = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+	};
+	Dwfl *d = dwfl_begin(&cb);
+	uint64_t addr = 0;
+
+	dwfl_report_begin(d);
+	Dwfl_Module *m = dwfl_report_elf(d, "x", path, -1, 0, false);
+	dwfl_report_end(d, NULL, NULL);
+	int n = m ? dwfl_module_getsymtab(m) : -1;
+	for (int i = 1; i < n && !addr; i++) {
+		GElf_Sym sym;
+		GElf_Addr a;
+		const char *s = dwfl_module_getsym_info(m, i, &sym, &a, NULL, NULL, NULL);
+		if (s && strcmp(s, name) == 0 && GELF_ST_TYPE(sym.st_info) == STT_FUNC) {
+			addr = a;
+			*size = sym.st_size;
+		}
+	}
+	dwfl_end(d);
+	return addr;
+}
+
+static void test_cgo(const char *dir)
+{
+	char path[512], cmd[2048];
+	struct lk_frame_text f[MAXF];
+	struct lk_symbolizer *s;
+
+	printf("-- Go and C code of a cgo program\n");
+	if (system("command -v go >/dev/null && go version >/dev/null 2>&1") != 0) {
+		printf("  skip: go is not installed\n");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/cgo", dir);
+	CHECK(mkdir(path, 0755) == 0, "mkdir %s", path);
+	snprintf(path, sizeof(path), "%s/cgo/go.mod", dir);
+	write_file(path, "module lkcgo\n\ngo 1.19\n");
+	snprintf(path, sizeof(path), "%s/cgo/main.go", dir);
+	write_file(path, cgo_go_src);
+	snprintf(path, sizeof(path), "%s/cgo/calloc.c", dir);
+	write_file(path, cgo_c_src);
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s/cgo && env GOCACHE=%s/gocache GOPATH=%s/gopath GOFLAGS=-mod=mod"
+		 " GOPROXY=off GO111MODULE=on GOENV=off CGO_ENABLED=1"
+		 " go build -ldflags=-linkmode=external -o cgoprog .", dir, dir, dir);
+	run(cmd);
+	snprintf(path, sizeof(path), "%s/cgo/cgoprog", dir);
+	CHECK(lk_symbolizer_new(&s) == 0, "new");
+
+	/* Go: main.main and goAlloc, a few bytes in (bias 0: ELF addresses) */
+	struct { const char *sym, *fn, *file, *from, *to; } want[] = {
+		{"main.main", "main.main", "main.go", "@MAIN", "@MAINEND"},
+		{"main.goAlloc", "main.goAlloc", "main.go", "@GOALLOC", "@MAIN"},
+		{"lk_c_alloc", "lk_c_alloc", "calloc.c", "@CALLOC", "@CALLOCEND"},
+	};
+	for (int k = 0; k < 3; k++) {
+		const char *src = k < 2 ? cgo_go_src : cgo_c_src;
+		uint64_t size = 0, a = sym_addr(path, want[k].sym, &size);
+		CHECK(a != 0 && size > 8, "symbol %s in %s", want[k].sym, path);
+		uint64_t ip = a + 5; /* looks up a + 4 */
+		int n = lk_symbolize(s, path, 0, ip, f, MAXF);
+		printf("  %s+4 at %#llx:\n", want[k].sym, (unsigned long long)(ip - 1));
+		print_frames(f, n > 0 ? n : 0);
+		CHECK(n >= 1, "got %d", n);
+		const struct lk_frame_text *r = &f[n - 1];
+		int lo = line_of(src, want[k].from), hi = line_of(src, want[k].to);
+		CHECK(r->function && strcmp(r->function, want[k].fn) == 0, "want %s, got %s",
+		      want[k].fn, r->function ? r->function : "(null)");
+		CHECK(r->file && strcmp(base(r->file), want[k].file) == 0, "want %s, got %s",
+		      want[k].file, r->file ? r->file : "(null)");
+		CHECK(r->line >= lo && r->line <= hi, "want line %d..%d, got %d", lo, hi, r->line);
+		CHECK(!r->inlined && strcmp(r->module, "cgoprog") == 0 && r->offset == ip,
+		      "module, offset");
+		release(f, n);
+	}
+	printf("  ok: main.main and main.goAlloc in main.go, lk_c_alloc in calloc.c\n");
+	lk_symbolizer_free(s);
+}
+
 /* Is the separate debug file of path installed under /usr/lib/debug? */
 static int have_build_id_debug(const char *path)
 {
@@ -402,6 +519,7 @@ int main(void)
 	test_stripped(s, dir);
 	test_errors(s, dir);
 	lk_symbolizer_free(s);
+	test_cgo(dir);
 	test_libc();
 
 	char cmd[600];
