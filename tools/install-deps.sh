@@ -7,7 +7,10 @@ set -eu
 what=${1:-build}
 pkgs="gcc make pkg-config libc6-dev libdw-dev libelf-dev libzstd-dev libunwind-dev libiberty-dev"
 if [ "$what" = test ]; then
-	pkgs="$pkgs g++ jq golang-go ghc clang libclang-rt-14-dev chromium nodejs npm binutils file"
+	pkgs="$pkgs g++ jq golang-go ghc clang libclang-rt-14-dev chromium binutils file"
+	# node and npm may come from elsewhere than Debian: only add them if absent
+	command -v node > /dev/null 2>&1 || pkgs="$pkgs nodejs"
+	command -v npm > /dev/null 2>&1 || pkgs="$pkgs npm"
 fi
 missing=""
 for p in $pkgs; do
