@@ -18,6 +18,7 @@ static const char *const builtin[] = {
 	"^_dl_check_map_versions$",
 	"^_dlerror_run$",
 	"^__libc_dlopen_mode$",
+	"^call_init$",           /* constructors of the C/C++ runtime libraries */
 	"^__new_exitfn$",          /* atexit handler list */
 	"^__add_to_environ$",      /* setenv */
 	"^x_cgo_init$",            /* Go runtime, cgo start-up */
@@ -62,6 +63,8 @@ int lk_suppressions_add(struct lk_suppressions *s, const char *pattern)
 
 int lk_suppressions_add_builtin(struct lk_suppressions *s)
 {
+	if (s->n != 0)
+		return -EINVAL; /* built-ins come first */
 	for (const char *const *p = builtin; *p; p++) {
 		int rc = lk_suppressions_add(s, *p);
 		if (rc)
@@ -147,10 +150,39 @@ int lk_pattern_match(const char *pattern, const char *text)
 	return glob(buf, k, text);
 }
 
+/* Modules of the C and C++ runtimes: code there allocates on behalf of
+ * whoever called it. */
+static int system_module(const char *m)
+{
+	static const char *const prefixes[] = {"libc.so", "ld-linux", "libstdc++.so",
+					       "libgcc_s.so", "libm.so", "libpthread.so", NULL};
+	for (const char *const *p = prefixes; m && *p; p++)
+		if (!strncmp(m, *p, strlen(*p)))
+			return 1;
+	return 0;
+}
+
+/* Built-in patterns name a runtime function that owns the block: they only
+ * match while every frame inside it is runtime code too, so a program's
+ * own allocation made under, say, dlopen() is never hidden by them. */
+static int builtin_match(const char *pattern, const struct lk_frame_text *frames, size_t n)
+{
+	for (size_t f = 0; f < n; f++) {
+		if (lk_pattern_match(pattern, frames[f].function))
+			return 1;
+		if (!system_module(frames[f].module))
+			return 0;
+	}
+	return 0;
+}
+
 const char *lk_suppressions_match(const struct lk_suppressions *s,
 				  const struct lk_frame_text *frames, size_t n)
 {
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n_builtin; i++)
+		if (builtin_match(s->patterns[i], frames, n))
+			return s->patterns[i];
+	for (size_t i = s->n_builtin; i < s->n; i++)
 		for (size_t f = 0; f < n; f++)
 			if (lk_pattern_match(s->patterns[i], frames[f].function) ||
 			    lk_pattern_match(s->patterns[i], frames[f].file) ||

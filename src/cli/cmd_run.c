@@ -80,7 +80,9 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
-	int c, rc;
+	const char *files[64];
+	size_t n_files = 0;
+	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+o:f:h", longs, NULL)) != -1) {
 		switch (c) {
@@ -94,10 +96,11 @@ static int parse(int argc, char **argv, struct run_opts *o)
 			break;
 		case OPT_NO_FOLLOW: o->follow = 0; break;
 		case OPT_SUP:
-			if ((rc = lk_suppressions_load(&o->sup, optarg)) != 0) {
-				lk_cli_error("%s", lk_error_detail());
+			if (n_files == sizeof(files) / sizeof(*files)) {
+				lk_cli_error("run: too many --suppressions files");
 				return -1;
 			}
+			files[n_files++] = optarg;
 			break;
 		case OPT_NO_DEF_SUP: o->default_sup = 0; break;
 		case OPT_SHOW_SUP: o->show_suppressed = 1; break;
@@ -114,6 +117,11 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	}
 	if (o->default_sup && lk_suppressions_add_builtin(&o->sup) != 0)
 		return -1;
+	for (size_t i = 0; i < n_files; i++)
+		if (lk_suppressions_load(&o->sup, files[i]) != 0) {
+			lk_cli_error("%s", lk_error_detail());
+			return -1;
+		}
 	return optind;
 }
 

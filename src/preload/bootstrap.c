@@ -94,7 +94,10 @@ static void atfork_child(void)
 		atomic_store(&lk_state, LK_OFF);
 }
 
-__attribute__((constructor(101))) static void lk_start(void)
+/* Runs as a constructor, or earlier from the first allocation: libraries
+ * the program needs are initialized before us, and their constructors may
+ * allocate (and leak). */
+__attribute__((constructor(101))) LK_HIDDEN void lk_start(void)
 {
 	int expect = LK_UNINIT;
 	if (!atomic_compare_exchange_strong(&lk_state, &expect, LK_STARTING))

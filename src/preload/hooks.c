@@ -26,7 +26,14 @@ static inline int ready(void)
 
 static inline int tracking(void)
 {
-	return ready() && !lk_busy;
+	int state = atomic_load_explicit(&lk_state, memory_order_relaxed);
+	if (__builtin_expect(state == LK_UNINIT, 0) && !lk_busy) {
+		lk_busy = 1;
+		lk_start();
+		lk_busy = 0;
+		state = atomic_load(&lk_state);
+	}
+	return state == LK_READY && !lk_busy;
 }
 
 static void record_alloc(void *p, size_t n)

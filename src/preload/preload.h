@@ -48,6 +48,7 @@ extern LK_HIDDEN int lk_max_frames;
 extern LK_HIDDEN __thread int lk_busy;
 
 /* bootstrap.c */
+LK_HIDDEN void lk_start(void);
 LK_HIDDEN void lk_real_resolve(void);
 LK_HIDDEN int lk_bootstrap_owns(const void *p);
 LK_HIDDEN void *lk_bootstrap_alloc(size_t n);
