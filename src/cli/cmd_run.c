@@ -165,11 +165,17 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, char 
 		.argv = argv, .show_suppressed = o->show_suppressed,
 		.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
 		.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0,
-		.unreported = c->running, .n_unreported = c->n_running,
 	};
 	r.reports = calloc(c->n_ended + 1, sizeof(*r.reports));
-	for (size_t i = 0; r.reports && i < c->n_ended; i++) {
+	r.unreported = calloc(c->n_running + c->n_ended + 1, sizeof(*r.unreported));
+	for (size_t i = 0; r.unreported && i < c->n_running; i++)
+		r.unreported[r.n_unreported++] = c->running[i];
+	for (size_t i = 0; r.reports && r.unreported && i < c->n_ended; i++) {
 		const struct lk_session *s = c->ended[i];
+		if (s->state == LK_SESSION_EXECED) {
+			r.unreported[r.n_unreported++] = c->ended[i];
+			continue;
+		}
 		if (lk_leaks_collect(s, sym, &o->sup, s->pid == root && !s->forked,
 				     &r.reports[r.n_reports]) == 0)
 			*leaked += r.reports[r.n_reports].leaked_bytes;
@@ -189,6 +195,7 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, char 
 	for (size_t i = 0; i < r.n_reports; i++)
 		lk_leak_report_release(&r.reports[i]);
 	free(r.reports);
+	free(r.unreported);
 	lk_symbolizer_free(sym);
 	return 0;
 }

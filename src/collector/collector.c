@@ -86,11 +86,19 @@ static void finish(struct lk_collector *c, size_t i, enum lk_session_state how)
 	struct lk_session *s = c->running[i];
 	c->running[i] = c->running[--c->n_running];
 	s->state = how;
-	if (how == LK_SESSION_EXECED) {
+	lk_session_drain(s, 1);
+	if (how == LK_SESSION_EXECED) { /* replaced by a traced image */
 		lk_session_free(s);
 		return;
 	}
-	lk_session_drain(s, 1);
+	/* An execve that never returned replaced the image, but the new one
+	 * did not announce itself (static, or LD_PRELOAD removed): nothing was
+	 * leaked, and the new program cannot be reported. */
+	if (s->exec_pending) {
+		s->state = LK_SESSION_EXECED;
+		lk_live_release(&s->live);
+		lk_live_init(&s->live);
+	}
 	s->order = ++c->ended_seq;
 	if (s->pidfd >= 0) {
 		close(s->pidfd);

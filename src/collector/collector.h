@@ -5,7 +5,8 @@
  * and fork (an announcement with LK_SHM_FORKED).
  *
  * Sessions that ended are moved to the `ended` list, in the order they
- * ended, for the caller to report and free.
+ * ended, for the caller to report and free; those in state
+ * LK_SESSION_EXECED there exec'd a program that was not traced.
  */
 #ifndef LK_COLLECTOR_COLLECTOR_H
 #define LK_COLLECTOR_COLLECTOR_H

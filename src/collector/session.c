@@ -122,6 +122,12 @@ static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 		if (lk_live_del(&s->live, e->addr, NULL) != 0)
 			s->stats.unmatched_frees++;
 		break;
+	case LK_EV_EXEC:
+		s->exec_pending = 1;
+		break;
+	case LK_EV_EXEC_FAILED:
+		s->exec_pending = 0;
+		break;
 	default:
 		break;
 	}

@@ -52,6 +52,8 @@ enum lk_event_kind {
 	LK_EV_ALLOC = 1,  /* addr, size, stack: a block became live */
 	LK_EV_FREE = 2,   /* addr: a block was released */
 	LK_EV_MARK = 3,   /* addr = offset of a text in the mark area (later) */
+	LK_EV_EXEC = 4,   /* the process calls execve: its image may be replaced */
+	LK_EV_EXEC_FAILED = 5, /* ... and execve returned: it was not */
 };
 
 /* Packing of kind and size in one word: sizes above 2^56 do not exist. */

@@ -71,6 +71,8 @@ LK_HIDDEN void lk_real_resolve(void)
 	r.pvalloc = next("pvalloc");
 	r.usable_size = next("malloc_usable_size");
 	r.dlclose = next("dlclose");
+	r.execve = next("execve");
+	r.execvpe = next("execvpe");
 	if (!r.memalign)
 		r.memalign = __libc_memalign;
 	if (!r.valloc)

@@ -29,6 +29,8 @@ struct lk_real {
 	void *(*pvalloc)(size_t);
 	size_t (*usable_size)(void *);
 	int (*dlclose)(void *);
+	int (*execve)(const char *, char *const[], char *const[]);
+	int (*execvpe)(const char *, char *const[], char *const[]);
 };
 
 /* One process's view of its shared region. */

@@ -14,7 +14,7 @@ struct lk_run_result {
 	int exit_code, signal;          /* of the program; signal 0 if none */
 	struct lk_leak_report *reports; /* in the order the processes ended */
 	size_t n_reports;
-	struct lk_session **unreported; /* still running when we stopped */
+	struct lk_session **unreported; /* still running, or exec'd an untraced program */
 	size_t n_unreported;
 	int show_suppressed;
 };

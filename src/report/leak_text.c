@@ -79,8 +79,12 @@ void lk_leak_write_text(const struct lk_run_result *r, FILE *out)
 {
 	for (size_t i = 0; i < r->n_reports; i++)
 		process_report(out, &r->reports[i], r->show_suppressed);
-	for (size_t i = 0; i < r->n_unreported; i++)
-		fprintf(out, "leakscope: pid %d (%s) was still running: not reported\n",
-			(int)r->unreported[i]->pid,
-			r->unreported[i]->cmdline ? r->unreported[i]->cmdline : r->unreported[i]->comm);
+	for (size_t i = 0; i < r->n_unreported; i++) {
+		const struct lk_session *s = r->unreported[i];
+		fprintf(out, "leakscope: pid %d (%s) %s: not reported\n", (int)s->pid,
+			s->cmdline ? s->cmdline : s->comm,
+			s->state == LK_SESSION_EXECED ? "exec'd a program that is not traced "
+							"(static, or LD_PRELOAD removed)"
+						      : "was still running");
+	}
 }
