@@ -132,7 +132,7 @@ victim_lib() {
 	lib=$VICTIMS/$1.so
 	[ -f "$src" ] || fail "no library source for $1"
 	if [ ! -f "$lib" ] || [ "$src" -nt "$lib" ]; then
-		cc -g -O0 -shared -fPIC -o "$lib" "$src" || fail "cannot build library $1"
+		cc -g -O0 -shared -fPIC -Wl,-soname,"$1.so" -o "$lib" "$src" || fail "cannot build library $1"
 	fi
 	echo "$lib"
 }
