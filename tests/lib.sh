@@ -2,9 +2,23 @@
 #
 #   LEAKSCOPE      the binary under test (build/leakscope)
 #   T              a fresh scratch directory for this test, removed on success
-#   victim NAME    build tests/victims/NAME.{c,cc,go,hs} (cached in build/victims)
+#   victim NAME [FLAGS...]     (use as: v=$(victim NAME) || exit)
+#                  build a victim once (cached in build/victims) and print its
+#                  path. NAME is tests/victims/NAME.{c,cc,hs} or a directory
+#                  tests/victims/NAME/ holding a Go module (go.mod, *.go and
+#                  any cgo C files). FLAGS go to the compiler; a victim is
+#                  always built with the same flags by every test using it.
+#   victim_lib NAME
+#                  build tests/victims/NAME.c as a shared library NAME.so
+#   ls_run OUT ARGS...
+#                  leakscope run --format json -o OUT ARGS...; sets $rc, keeps
+#                  stdout in $T/stdout and stderr in $T/stderr
 #   fail MSG       print and exit 1;  skip MSG: print and exit 77
 #   expect_json FILE JQ-EXPR  fail unless the jq expression is true on FILE
+#                  (the helpers in $JQDEFS below may be used in JQ-EXPR)
+#   expect_grep FILE RE       fail unless the extended regex matches FILE
+#   expect_rc N    fail unless $rc (from ls_run) is N
+#   marker FILE TAG           the line number of the comment "LINE:TAG"
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LEAKSCOPE=${LEAKSCOPE:-$ROOT/build/leakscope}
@@ -13,32 +27,112 @@ mkdir -p "$VICTIMS"
 T=$(mktemp -d /tmp/leakscope-test.XXXXXX)
 trap 'rc=$?; [ $rc -eq 0 ] && rm -rf "$T"; exit $rc' EXIT
 
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "skip: $*"; exit 77; }
+# Messages go to stderr so that they survive $(victim ...); use
+#   v=$(victim NAME) || exit
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "skip: $*" >&2; exit 77; }
+
+[ -x "$LEAKSCOPE" ] || skip "no leakscope binary at $LEAKSCOPE (build it first)"
+
+# jq helpers for report assertions:
+#   root            the root process object
+#   proc($pid)      the process object with that pid
+#   all_leaks       every leak of every process
+#   has_fn($f)      (on a leak) some frame is function $f
+#   fn_prefix($p)   (on a leak) some frame's function starts with $p
+#   frame($f)       (on a leak) the first frame of function $f
+#   sized($n)       (on a leak list) the leaks of $n bytes
+JQDEFS='
+def root: .processes[] | select(.root);
+def proc($p): .processes[] | select(.pid == $p);
+def all_leaks: [.processes[].leaks[]];
+def has_fn($f): any(.stack[]; .function == $f);
+def fn_prefix($p): any(.stack[]; (.function // "") | startswith($p));
+def frame($f): first(.stack[] | select(.function == $f));
+def sized($n): map(select(.bytes == $n));
+'
 
 expect_json() { # file jq-expression
-	jq -e "$2" "$1" > /dev/null || { echo "--- $1:"; head -c 4000 "$1"; echo; fail "expected: $2"; }
+	jq -e "$JQDEFS $2" "$1" > /dev/null || {
+		echo "--- $1:"; head -c 6000 "$1"; echo
+		[ -s "$T/stderr" ] && { echo "--- stderr:"; head -c 2000 "$T/stderr"; }
+		fail "expected: $2"
+	}
 }
 
 expect_grep() { # file extended-regex
 	grep -Eq -- "$2" "$1" || { echo "--- $1:"; head -c 4000 "$1"; echo; fail "expected /$2/ in $1"; }
 }
 
-# victim NAME [compiler flags...]: build tests/victims/NAME.* once; print path.
+expect_rc() { # status
+	[ "$rc" = "$1" ] || {
+		echo "--- stderr:"; head -c 3000 "$T/stderr"
+		fail "expected exit status $1, got $rc"
+	}
+}
+
+ls_run() { # out.json leakscope-run-args...
+	out=$1; shift
+	rc=0
+	"$LEAKSCOPE" run --format json -o "$out" "$@" > "$T/stdout" 2> "$T/stderr" || rc=$?
+	[ -s "$out" ] || [ "$rc" -ge 125 ] || {
+		echo "--- stderr:"; head -c 3000 "$T/stderr"
+		fail "no JSON report written to $out (exit $rc)"
+	}
+}
+
+marker() { # file tag
+	n=$(grep -nE "LINE:$2([^A-Za-z0-9_-]|\$)" "$1" | head -n 1 | cut -d: -f1)
+	[ -n "$n" ] || fail "no marker LINE:$2 in $1"
+	echo "$n"
+}
+
+# Go builds use only the standard library, offline, with caches under build/.
+go_env() {
+	GOCACHE=$VICTIMS/gocache GOPATH=$VICTIMS/gopath GOFLAGS=-mod=mod \
+	GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local GO111MODULE=on CGO_ENABLED=1 \
+	CGO_CFLAGS="-g -O0" "$@"
+}
+
+# victim NAME [compiler flags...]: build tests/victims/NAME once; print path.
 victim() {
 	name=$1; shift
-	src=$(ls "$ROOT/tests/victims/$name".* 2>/dev/null | head -n 1)
-	[ -n "$src" ] || fail "no victim source for $name"
 	bin=$VICTIMS/$name
+	if [ -d "$ROOT/tests/victims/$name" ]; then
+		src=$ROOT/tests/victims/$name
+		if [ ! -x "$bin" ] || [ -n "$(find "$src" -newer "$bin" | head -n 1)" ]; then
+			command -v go > /dev/null || skip "no go compiler"
+			(cd "$src" && go_env go build -o "$bin" . > "$VICTIMS/$name.log" 2>&1) || {
+				cat "$VICTIMS/$name.log" >&2; fail "cannot build victim $name"; }
+		fi
+		echo "$bin"
+		return
+	fi
+	src=$(ls "$ROOT/tests/victims/$name".c "$ROOT/tests/victims/$name".cc \
+		"$ROOT/tests/victims/$name".hs 2>/dev/null | head -n 1)
+	[ -n "$src" ] || fail "no victim source for $name"
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
 		case "$src" in
 		*.c) cc -g -O0 -o "$bin" "$src" -lpthread -ldl "$@" ;;
 		*.cc) c++ -g -O0 -o "$bin" "$src" -lpthread "$@" ;;
-		*.go) (cd "$(dirname "$src")" && GOCACHE=$VICTIMS/gocache GOFLAGS=-mod=mod \
-			go build -o "$bin" "$src") ;;
-		*.hs) (mkdir -p "$VICTIMS/hs-$name" && ghc -O0 -g -rtsopts -eventlog \
-			-outputdir "$VICTIMS/hs-$name" -o "$bin" "$src" "$@" > "$VICTIMS/hs-$name/log" 2>&1) ;;
+		*.hs)
+			command -v ghc > /dev/null || skip "no ghc"
+			(mkdir -p "$VICTIMS/hs-$name" && ghc -O0 -g -rtsopts \
+			-outputdir "$VICTIMS/hs-$name" -o "$bin" "$src" "$@" \
+			> "$VICTIMS/hs-$name/log" 2>&1) ||
+			{ cat "$VICTIMS/hs-$name/log" >&2; false; } ;;
 		esac || fail "cannot build victim $name"
 	fi
 	echo "$bin"
+}
+
+# victim_lib NAME: build tests/victims/NAME.c as build/victims/NAME.so.
+victim_lib() {
+	src=$ROOT/tests/victims/$1.c
+	lib=$VICTIMS/$1.so
+	[ -f "$src" ] || fail "no library source for $1"
+	if [ ! -f "$lib" ] || [ "$src" -nt "$lib" ]; then
+		cc -g -O0 -shared -fPIC -Wl,-soname,"$1.so" -o "$lib" "$src" || fail "cannot build library $1"
+	fi
+	echo "$lib"
 }

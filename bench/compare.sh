@@ -1,0 +1,211 @@
+#!/bin/sh
+# compare.sh [RUNS] - leakscope next to other leak checkers, side by side.
+#
+# For each workload (bench/workload.c, sqlite3 running an insert-heavy
+# script, CPython with PYTHONMALLOC=malloc doing allocation-heavy work) and
+# each way of running it (plain, leakscope run, heaptrack recording,
+# valgrind --leak-check=full, LeakSanitizer preloaded), run RUNS times
+# (default 5) and print the median wall time, the slowdown against the
+# plain run and the median peak RSS (the largest process of the run, from
+# GNU time: with leakscope that is the collector or the program, whichever
+# is larger). A last table gives leakscope's collector alone (its VmHWM).
+#
+# Measured, not asserted: nothing here fails because something is slow.
+# As root, missing tools are installed with apt-get; otherwise a missing tool
+# is skipped and shown as "-". Scratch files go to build/bench/.
+#
+#   LEAKSCOPE=path/to/leakscope sh bench/compare.sh [RUNS]
+set -u
+cd "$(dirname "$0")/.." || exit 1
+RUNS=${1:-5}
+ROOT=$(pwd)
+LEAKSCOPE=${LEAKSCOPE:-$ROOT/build/leakscope}
+OUT=$ROOT/build/bench
+mkdir -p "$OUT"
+
+say() { echo "compare: $*" >&2; }
+
+# --- tools -------------------------------------------------------------------
+# need COMMAND DEBIAN-PACKAGE: install the package as root when COMMAND is missing.
+need() {
+	command -v "$1" > /dev/null 2>&1 && return 0
+	if [ "$(id -u)" -eq 0 ] && command -v apt-get > /dev/null; then
+		say "installing $2"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$2" > "$OUT/apt.log" 2>&1 ||
+			{ apt-get update -q > /dev/null 2>&1 &&
+			  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$2" > "$OUT/apt.log" 2>&1; }
+	fi
+	command -v "$1" > /dev/null 2>&1 || { say "no $1: skipped"; return 1; }
+}
+
+[ -x /usr/bin/time ] || need /usr/bin/time time || { say "GNU time is required"; exit 1; }
+LSAN=$(gcc -print-file-name=liblsan.so.0 2>/dev/null)
+if [ ! -e "$LSAN" ] && [ "$(id -u)" -eq 0 ]; then
+	say "installing liblsan0"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q liblsan0 > "$OUT/apt.log" 2>&1
+	LSAN=$(gcc -print-file-name=liblsan.so.0)
+fi
+[ -e "$LSAN" ] || { say "no liblsan.so.0: skipped"; LSAN=; }
+
+HAVE_HEAPTRACK=0; need heaptrack heaptrack && HAVE_HEAPTRACK=1
+HAVE_VALGRIND=0; need valgrind valgrind && HAVE_VALGRIND=1
+HAVE_SQLITE=0; need sqlite3 sqlite3 && HAVE_SQLITE=1
+PY=
+if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3
+elif command -v python3 > /dev/null; then
+	# resolve version-manager shims: the tools must see the real interpreter
+	PY=$(python3 -c 'import sys; print(sys.executable)')
+fi
+[ -n "$PY" ] || say "no python3: skipped"
+HAVE_LEAKSCOPE=0
+[ -x "$LEAKSCOPE" ] && HAVE_LEAKSCOPE=1 || say "no leakscope at $LEAKSCOPE: skipped"
+
+# --- workloads ---------------------------------------------------------------
+cc -O2 -g -o "$OUT/workload" bench/workload.c -lpthread || exit 1
+
+SQL=$OUT/inserts.sql
+if [ "$HAVE_SQLITE" -eq 1 ] && [ ! -s "$SQL" ]; then
+	awk 'BEGIN {
+		print "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, value REAL, tag TEXT);";
+		print "CREATE INDEX t_name ON t(name);";
+		for (b = 0; b < 20; b++) {
+			print "BEGIN;";
+			for (i = 0; i < 2000; i++) {
+				n = b * 2000 + i;
+				printf "INSERT INTO t(name, value, tag) VALUES (%cname-%d-%x%c, %d.%d, %ctag%d%c);\n", 39, n, n * 2654435761 % 4294967296, 39, n, n % 97, 39, n % 13, 39;
+			}
+			print "COMMIT;";
+		}
+		print "SELECT count(*), sum(value) FROM t;";
+	}' > "$SQL"
+fi
+
+PYSCRIPT=$OUT/alloc.py
+cat > "$PYSCRIPT" <<'EOF_PY'
+import random
+random.seed(7)
+d = {}
+for i in range(60000):
+    d["k%d" % i] = [i, str(i) * 3, (i, i + 1)]
+s = sorted(d.items(), key=lambda kv: kv[1][1])
+t = [x[0].upper() + "!" for x in s if x[1][0] % 3]
+del d, s
+print(len(t))
+EOF_PY
+
+# prepare WORKLOAD: reset its files before each run
+prepare() {
+	case "$1" in sqlite) rm -f "$OUT/bench.db" ;; esac
+}
+
+# workload_argv WORKLOAD: set CMD to its command line and ENVS to the
+# environment it needs, both to be expanded by eval
+workload_argv() {
+	ENVS=
+	case "$1" in
+	workload) CMD='"$OUT/workload"' ;;
+	sqlite) CMD='sqlite3 "$OUT/bench.db" ".read $SQL"' ;;
+	python) CMD='"$PY" "$PYSCRIPT"' ENVS='PYTHONMALLOC=malloc' ;;
+	esac
+}
+
+# available WORKLOAD TOOL
+available() {
+	case "$1" in
+	sqlite) [ "$HAVE_SQLITE" -eq 1 ] || return 1 ;;
+	python) [ -n "$PY" ] || return 1 ;;
+	esac
+	case "$2" in
+	leakscope) [ "$HAVE_LEAKSCOPE" -eq 1 ] ;;
+	heaptrack) [ "$HAVE_HEAPTRACK" -eq 1 ] ;;
+	valgrind) [ "$HAVE_VALGRIND" -eq 1 ] ;;
+	lsan) [ -n "$LSAN" ] ;;
+	*) true ;;
+	esac
+}
+
+# run_once WORKLOAD TOOL: one run; prints "MILLISECONDS MAXRSS-KB STATUS"
+run_once() {
+	prepare "$1"
+	workload_argv "$1"
+	case "$2" in
+	plain) pre= ;;
+	leakscope) pre="\"\$LEAKSCOPE\" run --format json -o \"\$OUT/leakscope.json\" --" ;;
+	heaptrack) rm -f "$OUT"/heaptrack.*; pre="heaptrack -o \"\$OUT/heaptrack\"" ;;
+	valgrind) pre="valgrind --leak-check=full --log-file=\"\$OUT/valgrind.log\"" ;;
+	lsan) pre="env LD_PRELOAD=\"\$LSAN\" LSAN_OPTIONS=exitcode=0:log_path=\"\$OUT/lsan\"" ;;
+	esac
+	start=$(date +%s%N)
+	eval "$ENVS /usr/bin/time -f %M -o \"\$OUT/rss\" $pre $CMD" > "$OUT/$1-$2.out" 2> "$OUT/$1-$2.err"
+	status=$?
+	end=$(date +%s%N)
+	[ $status -eq 0 ] || say "$1 under $2 exited $status (see $OUT/$1-$2.err)"
+	kb=$(tail -n 1 "$OUT/rss" | awk '/^[0-9]+$/ { print; exit } { print 0 }')
+	echo "$(( (end - start) / 1000000 )) $kb $status"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+
+TOOLS="plain leakscope heaptrack valgrind lsan"
+WORKLOADS="workload sqlite python"
+RESULTS=$OUT/results
+: > "$RESULTS"
+for w in $WORKLOADS; do
+	for tool in $TOOLS; do
+		available "$w" "$tool" || continue
+		say "$w under $tool, $RUNS runs"
+		: > "$OUT/times"
+		for i in $(seq "$RUNS"); do
+			run_once "$w" "$tool" >> "$OUT/times"
+		done
+		ms=$(cut -d' ' -f1 "$OUT/times" | median)
+		kb=$(cut -d' ' -f2 "$OUT/times" | median)
+		bad=$(awk '$3 != 0 { print $3; exit }' "$OUT/times")
+		echo "$w $tool $ms $kb ${bad:-0}" >> "$RESULTS"
+	done
+done
+
+# leakscope's collector alone: poll its peak RSS (VmHWM) while it runs
+collector_peak() { # WORKLOAD
+	prepare "$1"
+	workload_argv "$1"
+	eval "$ENVS \"\$LEAKSCOPE\" run --format json -o \"\$OUT/leakscope.json\" -- $CMD \
+		> /dev/null 2>&1 &"
+	pid=$!
+	peak=0
+	while kill -0 "$pid" 2> /dev/null; do
+		v=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2> /dev/null)
+		[ -n "$v" ] && [ "$v" -gt "$peak" ] && peak=$v
+		sleep 0.02
+	done
+	wait "$pid"
+	echo "$peak"
+}
+
+echo
+echo "Median of $RUNS runs; x = wall time / plain; RSS = peak RSS of the largest process (MB);"
+echo "a run that failed shows its exit status instead of a time"
+echo
+printf '%-9s | %-10s | %9s | %8s | %8s\n' workload tool "wall (s)" "x plain" "RSS (MB)"
+printf '%-9s-|-%-10s-|-%9s-|-%8s-|-%8s\n' --------- ---------- --------- -------- --------
+while read -r w tool ms kb bad; do
+	plain=$(awk -v w="$w" '$1 == w && $2 == "plain" { print $3 }' "$RESULTS")
+	awk -v w="$w" -v t="$tool" -v ms="$ms" -v kb="$kb" -v p="$plain" -v bad="$bad" 'BEGIN {
+		if (bad != 0) {
+			printf "%-9s | %-10s | %9s | %8s | %8s\n", w, t, "exit " bad, "-", "-"
+			exit
+		}
+		printf "%-9s | %-10s | %9.3f | %8s | %8.1f\n", w, t, ms / 1000,
+			(p > 0 ? sprintf("%.1f", ms / p) : "-"), kb / 1024 }'
+done < "$RESULTS"
+
+if [ "$HAVE_LEAKSCOPE" -eq 1 ]; then
+	echo
+	printf '%-9s | %s\n' workload "leakscope collector peak RSS (MB, VmHWM)"
+	printf '%-9s-|-%s\n' --------- --------
+	for w in $WORKLOADS; do
+		available "$w" leakscope || continue
+		kb=$(collector_peak "$w")
+		awk -v w="$w" -v kb="$kb" 'BEGIN { printf "%-9s | %.1f\n", w, kb / 1024 }'
+	done
+fi

@@ -1,0 +1,16 @@
+# ctor-leak: blocks leaked before main are leaks too - 12,001 bytes from
+# the constructor of a linked library (lib_ctor_alloc in ctorlib.so),
+# 12,002 from the program's own constructor, 12,003 from main.
+. "$(dirname "$0")/../lib.sh"
+lib=$(victim_lib ctorlib) || exit
+v=$(victim ctor-leak -L"$VICTIMS" -l:ctorlib.so -Wl,-rpath,"$VICTIMS") || exit
+ls_run "$T/r.json" -- "$v"
+expect_rc 0
+j=$T/r.json
+expect_json "$j" 'root.leaks | sized(12003) | length == 1 and (.[0].stack[0].function == "main_leak")'
+expect_json "$j" 'root.leaks | sized(12002) | length == 1 and (.[0] | has_fn("exe_ctor_leak"))'
+expect_json "$j" "root.leaks | sized(12001) | length == 1 and (.[0].stack[0] | .function == \"lib_ctor_alloc\"
+	and .module == \"ctorlib.so\" and .line == $(marker "$ROOT/tests/victims/ctorlib.c" lib-ctor-malloc))
+	and (.[0] | has_fn(\"lib_ctor_leak\"))"
+expect_json "$j" 'root.summary.leaked_bytes == 36006 and root.summary.leaked_objects == 3'
+exit 0

@@ -1,0 +1,3 @@
+module leakscope.test/cgo-good
+
+go 1.19

@@ -1,0 +1,3 @@
+module leakscope.test/cgo-goroutines
+
+go 1.19

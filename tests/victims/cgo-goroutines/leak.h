@@ -1,0 +1,1 @@
+void *leak_sized(int k);

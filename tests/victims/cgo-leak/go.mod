@@ -1,0 +1,3 @@
+module leakscope.test/cgo-leak
+
+go 1.19

@@ -1,0 +1,3 @@
+module leakscope.test/cgo-noop
+
+go 1.19

@@ -1,0 +1,6 @@
+/* cgo-noop: a C function that does nothing. */
+#include "noop.h"
+
+void noop(void)
+{
+}

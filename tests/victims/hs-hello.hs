@@ -1,0 +1,5 @@
+-- hs-hello: a clean Haskell program (built with the threaded RTS).
+module Main where
+
+main :: IO ()
+main = putStrLn "hello, world"
