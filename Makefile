@@ -44,34 +44,39 @@ all: $(B)/leakscope $(B)/libleakscope.so $(UNITS)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CORE_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(CORE_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/pobj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(PRELOAD_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC      $< (interposer)"
+	@$(CC) $(PRELOAD_CFLAGS) -MMD -MP -c $< -o $@
 
 # Report assets (HTML template, JS, CSS) become C arrays.
 $(B)/gen/assets.c: $(ASSETS) tools/embed.sh
 	@mkdir -p $(dir $@)
-	sh tools/embed.sh $@ $(ASSETS)
+	@sh tools/embed.sh $@ $(ASSETS)
 
 $(B)/obj/gen/assets.o: $(B)/gen/assets.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CORE_CFLAGS) -c $< -o $@
+	@$(CC) $(CORE_CFLAGS) -c $< -o $@
 
 $(B)/libcore.a: $(CORE_OBJ) $(B)/obj/gen/assets.o
-	rm -f $@ && ar rcs $@ $^
+	@rm -f $@ && ar rcs $@ $^
 
 $(B)/leakscope: $(CLI_OBJ) $(B)/libcore.a
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(CLI_OBJ) $(B)/libcore.a $(CORE_LIBS)
+	@echo "  LINK    $@"
+	@$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(CLI_OBJ) $(B)/libcore.a $(CORE_LIBS)
 
 $(B)/libleakscope.so: $(PRELOAD_OBJ) src/preload/exports.map
-	$(CC) -shared -o $@ $(PRELOAD_OBJ) -Wl,--version-script=src/preload/exports.map \
+	@echo "  LINK    $@"
+	@$(CC) -shared -o $@ $(PRELOAD_OBJ) -Wl,--version-script=src/preload/exports.map \
 		-Wl,-z,now -Wl,-z,nodelete $(PRELOAD_LIBS)
 
 $(B)/unit/%: tests/unit/%.c $(B)/libcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CORE_CFLAGS) -o $@ $< $(B)/libcore.a $(CORE_LIBS)
+	@echo "  LINK    $@"
+	@$(CC) $(CORE_CFLAGS) -o $@ $< $(B)/libcore.a $(CORE_LIBS)
 
 # Fuzz targets (libFuzzer, clang): make fuzz
 FUZZERS = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)

@@ -117,7 +117,7 @@ victim() {
 		*.cc) c++ -g -O0 -o "$bin" "$src" -lpthread "$@" ;;
 		*.hs)
 			command -v ghc > /dev/null || skip "no ghc"
-			(mkdir -p "$VICTIMS/hs-$name" && ghc -O0 -g -rtsopts \
+			(mkdir -p "$VICTIMS/hs-$name" && ghc -O0 -g -rtsopts -eventlog \
 			-outputdir "$VICTIMS/hs-$name" -o "$bin" "$src" "$@" \
 			> "$VICTIMS/hs-$name/log" 2>&1) ||
 			{ cat "$VICTIMS/hs-$name/log" >&2; false; } ;;
