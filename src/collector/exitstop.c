@@ -1,0 +1,210 @@
+/* exitstop.c - ptrace exit stops of traced processes (see exitstop.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "collector/exitstop.h"
+
+#define OPTIONS (PTRACE_O_TRACEEXIT | PTRACE_O_TRACECLONE)
+
+struct thread {
+	pid_t tid, tgid;
+	int exiting;
+};
+
+struct lk_exitstop {
+	struct thread *t;
+	size_t n, cap;
+};
+
+int lk_exitstop_new(struct lk_exitstop **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : -ENOMEM;
+}
+
+void lk_exitstop_free(struct lk_exitstop *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->n; i++)
+		if (!x->t[i].exiting)
+			ptrace(PTRACE_DETACH, x->t[i].tid, 0, 0);
+	free(x->t);
+	free(x);
+}
+
+static struct thread *find(struct lk_exitstop *x, pid_t tid)
+{
+	for (size_t i = 0; i < x->n; i++)
+		if (x->t[i].tid == tid)
+			return &x->t[i];
+	return NULL;
+}
+
+static int add(struct lk_exitstop *x, pid_t tid, pid_t tgid)
+{
+	struct thread *t = find(x, tid);
+	if (t) {
+		t->tgid = tgid;
+		t->exiting = 0;
+		return 0;
+	}
+	if (x->n == x->cap) {
+		size_t nc = x->cap ? x->cap * 2 : 64;
+		struct thread *a = realloc(x->t, nc * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		x->t = a;
+		x->cap = nc;
+	}
+	x->t[x->n++] = (struct thread){.tid = tid, .tgid = tgid};
+	return 0;
+}
+
+static void drop(struct lk_exitstop *x, pid_t tid)
+{
+	for (size_t i = 0; i < x->n; i++)
+		if (x->t[i].tid == tid) {
+			x->t[i] = x->t[--x->n];
+			return;
+		}
+}
+
+int lk_exitstop_seize(struct lk_exitstop *x, pid_t tgid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
+	DIR *d = opendir(path);
+	if (!d)
+		return -errno;
+	int rc = 0, seized = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+		if (tid <= 0 || find(x, tid))
+			continue;
+		if (ptrace(PTRACE_SEIZE, tid, 0, (void *)(long)OPTIONS) != 0) {
+			rc = -errno;
+			continue;
+		}
+		seized++;
+		if ((rc = add(x, tid, tgid)) != 0)
+			break;
+	}
+	closedir(d);
+	return seized ? 0 : rc;
+}
+
+static int live_threads(const struct lk_exitstop *x, pid_t tgid)
+{
+	int n = 0;
+	for (size_t i = 0; i < x->n; i++)
+		n += x->t[i].tgid == tgid && !x->t[i].exiting;
+	return n;
+}
+
+static void continue_with(pid_t tid, int sig)
+{
+	ptrace(PTRACE_CONT, tid, 0, (void *)(long)sig);
+}
+
+/* The exit stop of t: decide whether the whole process is ending. */
+static int exit_stop(struct lk_exitstop *x, struct thread *t, struct lk_exit_snapshot *snap)
+{
+	struct user_regs_struct regs;
+	t->exiting = 1;
+	if (ptrace(PTRACE_GETREGS, t->tid, 0, &regs) != 0) {
+		continue_with(t->tid, 0);
+		return 0;
+	}
+	/* exit() ends one thread; exit_group() or a fatal signal (the
+	 * interrupted syscall, or none, is then in orig_rax) end them all */
+	int whole = (long)regs.orig_rax != SYS_exit || live_threads(x, t->tgid) == 0;
+	if (!whole) {
+		continue_with(t->tid, 0);
+		return 0;
+	}
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)t->tid);
+	snap->tgid = t->tgid;
+	snap->tid = t->tid;
+	snap->regs = regs;
+	snap->mem_fd = open(path, O_RDONLY | O_CLOEXEC);
+	return 1;
+}
+
+/* Thread group of tid, from /proc; 0 if unknown. */
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	FILE *f = fopen(path, "re");
+	pid_t tgid = 0;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return tgid;
+}
+
+int lk_exitstop_handle(struct lk_exitstop *x, pid_t tid, int status,
+		       struct lk_exit_snapshot *snap)
+{
+	struct thread *t = find(x, tid);
+	/* a new thread may report its first stop before its creator's clone
+	 * event: it is ours if it stops with PTRACE_EVENT_STOP */
+	if (!t && WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP) {
+		pid_t tgid = tgid_of(tid);
+		if (tgid > 0 && add(x, tid, tgid) == 0)
+			t = find(x, tid);
+	}
+	if (!t)
+		return -1;
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		drop(x, tid);
+		return -1; /* the caller wants exit statuses too */
+	}
+	if (!WIFSTOPPED(status))
+		return 0;
+	int sig = WSTOPSIG(status), event = status >> 16;
+	unsigned long msg = 0;
+	switch (event) {
+	case PTRACE_EVENT_EXIT:
+		return exit_stop(x, t, snap);
+	case PTRACE_EVENT_CLONE:
+		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0)
+			add(x, (pid_t)msg, t->tgid);
+		continue_with(tid, 0);
+		return 0;
+	case PTRACE_EVENT_STOP:
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+			ptrace(PTRACE_LISTEN, tid, 0, 0); /* job control: stay stopped */
+		else
+			continue_with(tid, 0);
+		return 0;
+	case 0:
+		continue_with(tid, sig); /* a signal for the program: pass it on */
+		return 0;
+	default:
+		continue_with(tid, 0);
+		return 0;
+	}
+}
+
+void lk_exitstop_resume(struct lk_exitstop *x, struct lk_exit_snapshot *snap)
+{
+	if (snap->mem_fd >= 0)
+		close(snap->mem_fd);
+	snap->mem_fd = -1;
+	continue_with(snap->tid, 0);
+}

@@ -1,0 +1,44 @@
+/*
+ * exitstop.h - stop a traced process at its end, while its memory is still
+ * there, so the reachability scan can read it from outside.
+ *
+ * Every announced process is PTRACE_SEIZEd (all its threads, new threads
+ * automatically) with PTRACE_O_TRACEEXIT. Nothing else of ptrace is used:
+ * signals are passed on untouched and job-control stops kept. A thread
+ * reaching its exit stop through exit_group(), a fatal signal, or as the
+ * last thread, means the whole process ends: the caller gets a snapshot to
+ * scan, then releases the thread. SIGKILL from outside ends a process with
+ * no stop at all: its report then has no reachability classes.
+ */
+#ifndef LK_COLLECTOR_EXITSTOP_H
+#define LK_COLLECTOR_EXITSTOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/user.h>
+
+struct lk_exitstop;
+
+struct lk_exit_snapshot {
+	pid_t tgid, tid;                 /* the process, and its stopped thread */
+	struct user_regs_struct regs;    /* that thread's registers */
+	int mem_fd;                      /* /proc/TID/mem, owned by the tracer */
+};
+
+int lk_exitstop_new(struct lk_exitstop **out);
+void lk_exitstop_free(struct lk_exitstop *x);
+
+/* Seize every thread of tgid; -EPERM etc. when ptrace is not allowed. */
+int lk_exitstop_seize(struct lk_exitstop *x, pid_t tgid);
+
+/* Handle a waitpid() status of tid. Returns 1 when tid's process is ending
+ * and stopped (snap filled: scan it, then lk_exitstop_resume()), 0 when the
+ * stop was handled here, -1 when status is not a ptrace stop of ours. */
+int lk_exitstop_handle(struct lk_exitstop *x, pid_t tid, int status,
+		       struct lk_exit_snapshot *snap);
+
+/* Let the thread of snap finish exiting. */
+void lk_exitstop_resume(struct lk_exitstop *x, struct lk_exit_snapshot *snap);
+
+#endif
