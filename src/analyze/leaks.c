@@ -12,9 +12,32 @@ struct group {
 	uint64_t bytes, objects;
 };
 
+static const char *const class_text[] = {"definitely lost", "indirectly lost", "possibly lost",
+					 "still reachable", "not freed at exit"};
+static const char *const class_id[] = {"definitely-lost", "indirectly-lost", "possibly-lost",
+				       "still-reachable", "not-freed"};
+
+const char *lk_leak_class_text(int cls)
+{
+	return cls >= 0 && cls < LK_CLASS_COUNT ? class_text[cls] : "?";
+}
+
+const char *lk_leak_class_id(int cls)
+{
+	return cls >= 0 && cls < LK_CLASS_COUNT ? class_id[cls] : "?";
+}
+
+uint64_t lk_leak_report_lost(const struct lk_leak_report *r)
+{
+	return r->class_bytes[LK_CLASS_DEFINITE] + r->class_bytes[LK_CLASS_INDIRECT] +
+	       r->class_bytes[LK_CLASS_NOT_FREED];
+}
+
 static int by_bytes(const void *a, const void *b)
 {
 	const struct lk_leak *x = a, *y = b;
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
 	if (x->bytes != y->bytes)
 		return x->bytes < y->bytes ? 1 : -1;
 	if (x->objects != y->objects)
@@ -71,6 +94,15 @@ static int symbolize_stack(const struct lk_session *s, struct lk_symbolizer *sym
 	return 0;
 }
 
+static void release_frames(struct lk_leak *l)
+{
+	for (size_t f = 0; f < l->n_frames; f++)
+		lk_frame_text_release(&l->frames[f]);
+	free(l->frames);
+	l->frames = NULL;
+	l->n_frames = 0;
+}
+
 static int push(struct lk_leak **arr, size_t *n, const struct lk_leak *l)
 {
 	struct lk_leak *a = realloc(*arr, (*n + 1) * sizeof(*a));
@@ -82,7 +114,8 @@ static int push(struct lk_leak **arr, size_t *n, const struct lk_leak *l)
 }
 
 int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
-		     const struct lk_suppressions *sup, int root, struct lk_leak_report *out)
+		     const struct lk_suppressions *sup, int root, int show_reachable,
+		     struct lk_leak_report *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->pid = s->pid;
@@ -98,29 +131,43 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 	uint32_t n_stacks = atomic_load(&s->hdr->stack_count);
 	if (n_stacks > LK_STACK_ENTRIES)
 		n_stacks = LK_STACK_ENTRIES;
-	struct group *g = calloc((size_t)n_stacks + 1, sizeof(*g));
+	out->scanned = s->classes != NULL;
+	/* one group per (stack, class) */
+	struct group *g = calloc(((size_t)n_stacks + 1) * LK_CLASS_COUNT, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
 	lk_live_foreach(&s->live, b) {
 		uint32_t id = b->stack < n_stacks ? b->stack : 0;
-		g[id].bytes += b->size;
-		g[id].objects++;
+		int cls = s->classes ? s->classes[b - s->live.slots] : LK_CLASS_NOT_FREED;
+		struct group *x = &g[(size_t)id * LK_CLASS_COUNT + (size_t)cls];
+		x->bytes += b->size;
+		x->objects++;
 	}
 	int rc = 0;
-	for (uint32_t id = 0; id < n_stacks && !rc; id++) {
-		if (!g[id].objects)
+	for (size_t k = 0; k < (size_t)n_stacks * LK_CLASS_COUNT && !rc; k++) {
+		if (!g[k].objects)
 			continue;
-		struct lk_leak l = {.bytes = g[id].bytes, .objects = g[id].objects, .stack = id};
+		uint32_t id = (uint32_t)(k / LK_CLASS_COUNT);
+		struct lk_leak l = {.bytes = g[k].bytes, .objects = g[k].objects, .stack = id,
+				    .cls = (int)(k % LK_CLASS_COUNT)};
 		if ((rc = symbolize_stack(s, sym, id, &l)) != 0)
 			break;
 		l.suppression = sup ? lk_suppressions_match(sup, l.frames, l.n_frames) : NULL;
-		if (l.suppression) {
+		if (!l.suppression) {
+			out->class_bytes[l.cls] += l.bytes;
+			out->class_objects[l.cls] += l.objects;
+		}
+		if (!l.suppression && l.cls == LK_CLASS_REACHABLE && !show_reachable) {
+			release_frames(&l);
+		} else if (l.suppression) {
 			out->suppressed_bytes += l.bytes;
 			out->suppressed_objects += l.objects;
 			rc = push(&out->suppressed, &out->n_suppressed, &l);
 		} else {
-			out->leaked_bytes += l.bytes;
-			out->leaked_objects += l.objects;
+			if (l.cls != LK_CLASS_REACHABLE) {
+				out->leaked_bytes += l.bytes;
+				out->leaked_objects += l.objects;
+			}
 			rc = push(&out->leaks, &out->n_leaks, &l);
 		}
 	}
@@ -134,11 +181,8 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 
 static void release_list(struct lk_leak *l, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		for (size_t f = 0; f < l[i].n_frames; f++)
-			lk_frame_text_release(&l[i].frames[f]);
-		free(l[i].frames);
-	}
+	for (size_t i = 0; i < n; i++)
+		release_frames(&l[i]);
 	free(l);
 }
 

@@ -14,7 +14,25 @@
 #include "collector/session.h"
 #include "collector/symbolize.h"
 
+/* Verdicts on a block still allocated at the end (valgrind's meanings);
+ * the first four are what the reachability scan decides (analyze/reach.h),
+ * NOT_FREED is all we know when no scan could be made (killed by SIGKILL,
+ * ptrace not allowed). */
+enum lk_leak_class {
+	LK_CLASS_DEFINITE,
+	LK_CLASS_INDIRECT,
+	LK_CLASS_POSSIBLE,
+	LK_CLASS_REACHABLE,
+	LK_CLASS_NOT_FREED,
+	LK_CLASS_COUNT
+};
+
+/* "definitely lost", ... and the JSON name "definitely-lost", ... */
+const char *lk_leak_class_text(int cls);
+const char *lk_leak_class_id(int cls);
+
 struct lk_leak {
+	int cls;                   /* enum lk_leak_class */
 	uint64_t bytes, objects;
 	uint32_t stack;
 	struct lk_frame_text *frames;
@@ -29,15 +47,23 @@ struct lk_leak_report {
 	char *exe;
 	int has_status, status;    /* wait status */
 	struct lk_session_stats stats;
-	struct lk_leak *leaks;     /* reported, bytes descending */
+	int scanned;               /* reachability classes are known */
+	struct lk_leak *leaks;     /* reported: by class, then bytes descending */
 	size_t n_leaks;
 	struct lk_leak *suppressed;
 	size_t n_suppressed;
 	uint64_t leaked_bytes, leaked_objects, suppressed_bytes, suppressed_objects;
+	uint64_t class_bytes[LK_CLASS_COUNT], class_objects[LK_CLASS_COUNT]; /* unsuppressed */
 };
 
+/* show_reachable: list still-reachable blocks too (always counted). */
 int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
-		     const struct lk_suppressions *sup, int root, struct lk_leak_report *out);
+		     const struct lk_suppressions *sup, int root, int show_reachable,
+		     struct lk_leak_report *out);
+
+/* Bytes that make `run` fail CI: definitely and indirectly lost, and
+ * not-freed blocks of a process that could not be scanned. */
+uint64_t lk_leak_report_lost(const struct lk_leak_report *r);
 void lk_leak_report_release(struct lk_leak_report *r);
 
 #endif

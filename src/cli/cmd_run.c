@@ -36,12 +36,15 @@ static const char usage_text[] =
 	"      --no-default-suppressions\n"
 	"                           report runtime allocations kept until exit too\n"
 	"      --show-suppressed    list the suppressed allocations in the text report\n"
+	"      --show-reachable     list still-reachable blocks too (always counted)\n"
 	"      --frames N           record at most N frames per stack (default 64)\n"
-	"      --exit-code N        exit with N when leaks were reported and the\n"
-	"                           program itself succeeded (default: its status)\n"
+	"      --exit-code N        exit with N when definitely or indirectly lost\n"
+	"                           blocks remain after suppressions and the program\n"
+	"                           itself succeeded (default 23; 0 turns it off)\n"
 	"  -h, --help               this text\n"
 	"\n"
-	"exit status: the program's own; 128+N if it was killed by signal N;\n"
+	"exit status: 23 (or --exit-code) when the program leaked and succeeded;\n"
+	"otherwise the program's own; 128+N if it was killed by signal N;\n"
 	"127 program not found; 126 not executable; 125 leakscope failed or the\n"
 	"program cannot be traced (statically linked or setuid).\n";
 
@@ -51,6 +54,7 @@ struct run_opts {
 	int follow;
 	int default_sup;
 	int show_suppressed;
+	int show_reachable;
 	int frames;
 	int leak_exit;
 	struct lk_suppressions sup;
@@ -64,7 +68,7 @@ static void forward_signal(int sig)
 		kill(forward_to, sig);
 }
 
-enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_FRAMES, OPT_EXIT_CODE };
+enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_FRAMES, OPT_EXIT_CODE };
 
 static int parse(int argc, char **argv, struct run_opts *o)
 {
@@ -75,6 +79,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		{"suppressions", required_argument, 0, OPT_SUP},
 		{"no-default-suppressions", no_argument, 0, OPT_NO_DEF_SUP},
 		{"show-suppressed", no_argument, 0, OPT_SHOW_SUP},
+		{"show-reachable", no_argument, 0, OPT_SHOW_REACH},
 		{"frames", required_argument, 0, OPT_FRAMES},
 		{"exit-code", required_argument, 0, OPT_EXIT_CODE},
 		{"help", no_argument, 0, 'h'},
@@ -104,6 +109,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 			break;
 		case OPT_NO_DEF_SUP: o->default_sup = 0; break;
 		case OPT_SHOW_SUP: o->show_suppressed = 1; break;
+		case OPT_SHOW_REACH: o->show_reachable = 1; break;
 		case OPT_FRAMES: o->frames = atoi(optarg); break;
 		case OPT_EXIT_CODE: o->leak_exit = atoi(optarg); break;
 		case 'h': fputs(usage_text, stdout); exit(0);
@@ -163,6 +169,7 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, char 
 		return -ENOMEM;
 	struct lk_run_result r = {
 		.argv = argv, .show_suppressed = o->show_suppressed,
+		.show_reachable = o->show_reachable,
 		.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
 		.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0,
 	};
@@ -177,8 +184,8 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, char 
 			continue;
 		}
 		if (lk_leaks_collect(s, sym, &o->sup, s->pid == root && !s->forked,
-				     &r.reports[r.n_reports]) == 0)
-			*leaked += r.reports[r.n_reports].leaked_bytes;
+				     o->show_reachable, &r.reports[r.n_reports]) == 0)
+			*leaked += lk_leak_report_lost(&r.reports[r.n_reports]);
 		r.n_reports++;
 	}
 	FILE *out = stderr;
@@ -202,7 +209,7 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, char 
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = {.follow = 1, .default_sup = 1, .frames = 64};
+	struct run_opts o = {.follow = 1, .default_sup = 1, .frames = 64, .leak_exit = 23};
 	lk_suppressions_init(&o.sup);
 	int first = parse(argc, argv, &o);
 	int rc = LK_EXIT_FAILURE;

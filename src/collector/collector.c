@@ -171,6 +171,8 @@ static void accept_one(struct lk_collector *c, int fd)
 	close(memfd);
 	if (s) {
 		c->announced++;
+		if (c->on_announce)
+			c->on_announce(s, c->ctx);
 		char ack = 1;
 		if (write(fd, &ack, 1) != 1) {
 			/* it died before hearing us: its pidfd tells the rest */

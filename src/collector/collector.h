@@ -28,6 +28,9 @@ struct lk_collector {
 	size_t n_ended, cap_ended;
 	uint64_t ended_seq;
 	size_t announced;          /* sessions ever accepted */
+	/* called for each new session before the process may go on */
+	void (*on_announce)(struct lk_session *s, void *ctx);
+	void *ctx;
 };
 
 int lk_collector_open(struct lk_collector *c);

@@ -95,6 +95,7 @@ void lk_session_free(struct lk_session *s)
 		close(s->pidfd);
 	munmap(s->hdr, s->map_size);
 	lk_live_release(&s->live);
+	free(s->classes);
 	free(s->exe);
 	free(s->cmdline);
 	free(s);
@@ -103,6 +104,10 @@ void lk_session_free(struct lk_session *s)
 static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 {
 	uint64_t ks = e->kind_size;
+	if (s->classes) { /* the scan's verdicts name slots that may move now */
+		free(s->classes);
+		s->classes = NULL;
+	}
 	switch (LK_EV_KIND(ks)) {
 	case LK_EV_ALLOC: {
 		struct lk_block b = {.addr = e->addr, .size = LK_EV_SIZE(ks), .seq = pos,

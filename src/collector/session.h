@@ -39,6 +39,7 @@ struct lk_session {
 	int pidfd;
 	int wait_status;        /* valid if has_status */
 	int has_status;
+	uint8_t *classes;       /* per live slot, enum lk_leak_class; NULL: no scan */
 	int exec_pending;       /* an execve is under way (or replaced the image) */
 	uint64_t order;         /* when it ended, for report order */
 };

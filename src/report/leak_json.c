@@ -32,8 +32,8 @@ static void leak_list(FILE *out, const char *name, const struct lk_leak *l, size
 {
 	fprintf(out, ",\"%s\":[", name);
 	for (size_t i = 0; i < n; i++) {
-		fprintf(out, "%s{\"bytes\":%" PRIu64 ",\"objects\":%" PRIu64 ",\"class\":\"not-freed\",",
-			i ? "," : "", l[i].bytes, l[i].objects);
+		fprintf(out, "%s{\"bytes\":%" PRIu64 ",\"objects\":%" PRIu64 ",\"class\":\"%s\",",
+			i ? "," : "", l[i].bytes, l[i].objects, lk_leak_class_id(l[i].cls));
 		if (l[i].suppression) {
 			fputs("\"suppression\":", out);
 			lk_json_string(out, l[i].suppression);
@@ -68,6 +68,11 @@ static void process(FILE *out, const struct lk_leak_report *p)
 	fprintf(out, ",\"summary\":{\"leaked_bytes\":%" PRIu64 ",\"leaked_objects\":%" PRIu64
 		",\"suppressed_bytes\":%" PRIu64 ",\"suppressed_objects\":%" PRIu64 "}",
 		p->leaked_bytes, p->leaked_objects, p->suppressed_bytes, p->suppressed_objects);
+	fprintf(out, ",\"scanned\":%s,\"classes\":{", p->scanned ? "true" : "false");
+	for (int c = 0; c < LK_CLASS_COUNT; c++)
+		fprintf(out, "%s\"%s\":{\"bytes\":%" PRIu64 ",\"objects\":%" PRIu64 "}", c ? "," : "",
+			lk_leak_class_id(c), p->class_bytes[c], p->class_objects[c]);
+	fputs("}", out);
 	leak_list(out, "leaks", p->leaks, p->n_leaks);
 	leak_list(out, "suppressed", p->suppressed, p->n_suppressed);
 	fputs("}", out);

@@ -17,6 +17,7 @@ struct lk_run_result {
 	struct lk_session **unreported; /* still running, or exec'd an untraced program */
 	size_t n_unreported;
 	int show_suppressed;
+	int show_reachable;
 };
 
 void lk_leak_write_text(const struct lk_run_result *r, FILE *out);

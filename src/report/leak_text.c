@@ -1,6 +1,7 @@
 /* leak_text.c - the leak report for a person (see leak_report.h). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -39,30 +40,48 @@ static void frame_line(FILE *out, size_t i, const struct lk_frame_text *f)
 		f->module ? f->module : "?", f->inlined ? " [inlined]" : "");
 }
 
-static void leak_block(FILE *out, const struct lk_leak *l, const char *what)
+static void leak_block(FILE *out, const struct lk_leak *l, const char *suppression)
 {
 	char b[32];
-	fprintf(out, "  %s bytes in %" PRIu64 " object%s %s:\n", grouped(l->bytes, b, sizeof(b)),
-		l->objects, l->objects == 1 ? "" : "s", what);
+	fprintf(out, "  %s bytes in %" PRIu64 " object%s %s%s%s, allocated from:\n",
+		grouped(l->bytes, b, sizeof(b)), l->objects, l->objects == 1 ? "" : "s",
+		lk_leak_class_text(l->cls), suppression ? ", suppressed by " : "",
+		suppression ? suppression : "");
 	for (size_t i = 0; i < l->n_frames; i++)
 		frame_line(out, i, &l->frames[i]);
 }
 
-static void process_report(FILE *out, const struct lk_leak_report *p, int show_suppressed)
+static void process_report(FILE *out, const struct lk_leak_report *p, int show_suppressed,
+			   int show_reachable)
 {
-	char b[32], c[32];
+	char b[32], c[32], d[32], e[32];
 	const char *cmd = p->command ? p->command : "?";
-	if (p->n_leaks) {
-		fprintf(out, "leakscope: %s bytes in %" PRIu64 " object%s not freed at exit (pid %d, %s)\n",
+	const uint64_t *cb = p->class_bytes;
+	if (p->leaked_bytes && p->scanned) {
+		fprintf(out, "leakscope: %s bytes lost in %" PRIu64 " object%s (pid %d, %s): "
+			"%s definitely, %s indirectly, %s possibly\n",
 			grouped(p->leaked_bytes, b, sizeof(b)), p->leaked_objects,
-			p->leaked_objects == 1 ? "" : "s", (int)p->pid, cmd);
+			p->leaked_objects == 1 ? "" : "s", (int)p->pid, cmd,
+			grouped(cb[LK_CLASS_DEFINITE], c, sizeof(c)),
+			grouped(cb[LK_CLASS_INDIRECT], d, sizeof(d)),
+			grouped(cb[LK_CLASS_POSSIBLE], e, sizeof(e)));
+	} else if (p->leaked_bytes) {
+		fprintf(out, "leakscope: %s bytes in %" PRIu64 " object%s not freed at exit (pid %d, %s)%s\n",
+			grouped(p->leaked_bytes, b, sizeof(b)), p->leaked_objects,
+			p->leaked_objects == 1 ? "" : "s", (int)p->pid, cmd,
+			p->has_status && WIFSIGNALED(p->status) && WTERMSIG(p->status) == SIGKILL
+				? " [killed: no reachability scan]" : "");
 	} else {
 		fprintf(out, "leakscope: no leaks (pid %d, %s): %s allocations, %s frees\n",
 			(int)p->pid, cmd, grouped(p->stats.allocations, b, sizeof(b)),
 			grouped(p->stats.frees, c, sizeof(c)));
 	}
 	for (size_t i = 0; i < p->n_leaks; i++)
-		leak_block(out, &p->leaks[i], "allocated from");
+		leak_block(out, &p->leaks[i], NULL);
+	if (cb[LK_CLASS_REACHABLE])
+		fprintf(out, "  still reachable: %s bytes in %" PRIu64 " objects%s\n",
+			grouped(cb[LK_CLASS_REACHABLE], b, sizeof(b)), p->class_objects[LK_CLASS_REACHABLE],
+			show_reachable ? "" : " (--show-reachable lists them)");
 	if (p->n_suppressed) {
 		fprintf(out, "  suppressed: %s bytes in %" PRIu64 " objects (runtime allocations kept "
 			"until exit%s)\n", grouped(p->suppressed_bytes, b, sizeof(b)),
@@ -78,7 +97,7 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 void lk_leak_write_text(const struct lk_run_result *r, FILE *out)
 {
 	for (size_t i = 0; i < r->n_reports; i++)
-		process_report(out, &r->reports[i], r->show_suppressed);
+		process_report(out, &r->reports[i], r->show_suppressed, r->show_reachable);
 	for (size_t i = 0; i < r->n_unreported; i++) {
 		const struct lk_session *s = r->unreported[i];
 		fprintf(out, "leakscope: pid %d (%s) %s: not reported\n", (int)s->pid,
