@@ -97,9 +97,10 @@ go_env() {
 # victim NAME [compiler flags...]: build tests/victims/NAME once; print path.
 victim() {
 	name=$1; shift
+	base=${name%@*}
 	bin=$VICTIMS/$name
-	if [ -d "$ROOT/tests/victims/$name" ]; then
-		src=$ROOT/tests/victims/$name
+	if [ -d "$ROOT/tests/victims/$base" ]; then
+		src=$ROOT/tests/victims/$base
 		if [ ! -x "$bin" ] || [ -n "$(find "$src" -newer "$bin" | head -n 1)" ]; then
 			command -v go > /dev/null || skip "no go compiler"
 			(cd "$src" && go_env go build -o "$bin" . > "$VICTIMS/$name.log" 2>&1) || {
@@ -108,8 +109,8 @@ victim() {
 		echo "$bin"
 		return
 	fi
-	src=$(ls "$ROOT/tests/victims/$name".c "$ROOT/tests/victims/$name".cc \
-		"$ROOT/tests/victims/$name".hs 2>/dev/null | head -n 1)
+	src=$(ls "$ROOT/tests/victims/$base".c "$ROOT/tests/victims/$base".cc \
+		"$ROOT/tests/victims/$base".hs 2>/dev/null | head -n 1)
 	[ -n "$src" ] || fail "no victim source for $name"
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
 		case "$src" in

@@ -1,7 +1,7 @@
 # A clean C++ hello world (iostream, std::string, std::vector, new/delete,
-# new[]/delete[]): nothing reported. libstdc++'s own start-up blocks (the
-# exception emergency pool, iostream buffers) are runtime allocations kept
-# until exit, not leaks of the program.
+# new[]/delete[], an exception thrown and caught): nothing reported.
+# libstdc++'s own start-up blocks (the exception emergency pool, iostream
+# buffers) are runtime allocations kept until exit, not leaks of the program.
 . "$(dirname "$0")/../lib.sh"
 v=$(victim hello-cc) || exit
 ls_run "$T/r.json" -- "$v"
