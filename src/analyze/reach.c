@@ -46,6 +46,7 @@ struct rc {
 	enum phase phase;
 	size_t leader;
 	int root_bad;
+	unsigned flags;
 	lk_reach_read_fn read;
 	void *ctx;
 	struct lk_reach *out;
@@ -89,10 +90,21 @@ static inline ptrdiff_t find_in(const struct rc *c, uint64_t p, size_t l, size_t
 	return (ptrdiff_t)(lo - 1);
 }
 
+/* glibc: the address of the chunk header after the block at addr, n bytes */
+static inline uint64_t next_chunk(uint64_t addr, uint64_t n)
+{
+	uint64_t csize = (n + 8 + 15) & ~(uint64_t)15;
+	return addr - 16 + (csize < 32 ? 32 : csize);
+}
+
 /* A word that points into block pos, for the current phase. */
 static inline int hit(struct rc *c, uint64_t p, size_t pos)
 {
 	uint8_t s = c->state[pos];
+	const struct span *b = &c->blk[pos];
+	if ((c->flags & LK_REACH_GLIBC_CHUNKS) && p != b->addr &&
+	    p == next_chunk(b->addr, b->end - b->addr))
+		return 0;
 	switch (c->phase) {
 	case P_REACH:
 		if (s >= S_REACH)
@@ -443,14 +455,15 @@ static int classify(struct rc *c, const struct lk_block *blocks,
 int lk_reach_classify(const struct lk_block *blocks, size_t n_blocks,
 		      const struct lk_reach_root *roots, size_t n_roots,
 		      const uint64_t *extra_values, size_t n_values,
-		      const uint8_t *ignored,
+		      const uint8_t *ignored, unsigned flags,
 		      lk_reach_read_fn read, void *ctx, struct lk_reach *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (n_blocks >= UINT32_MAX)
 		return lk_error_set(LK_ELIMIT, "%zu blocks: at most %u are classified",
 				    n_blocks, UINT32_MAX - 1);
-	struct rc c = {.n = n_blocks, .read = read, .ctx = ctx, .out = out};
+	struct rc c = {.n = n_blocks, .read = read, .ctx = ctx, .out = out,
+		       .flags = flags};
 	size_t m = n_blocks ? n_blocks : 1;
 	c.blk = malloc(m * sizeof(*c.blk));
 	c.idx = malloc(m * sizeof(*c.idx));

@@ -115,8 +115,17 @@ struct lk_reach {
 int lk_reach_classify(const struct lk_block *blocks, size_t n_blocks,
 		      const struct lk_reach_root *roots, size_t n_roots,
 		      const uint64_t *extra_values, size_t n_values,
-		      const uint8_t *ignored,
+		      const uint8_t *ignored, unsigned flags,
 		      lk_reach_read_fn read, void *ctx, struct lk_reach *out);
+
+/* flags of lk_reach_classify */
+enum {
+	/* Blocks come from glibc malloc: a pointer to where the next chunk's
+	 * header sits (addr - 16 + chunk size), which falls inside a block whose
+	 * size fills its chunk, is allocator metadata (the arena's top, bins),
+	 * not a program's interior pointer. */
+	LK_REACH_GLIBC_CHUNKS = 1,
+};
 
 void lk_reach_release(struct lk_reach *r);
 

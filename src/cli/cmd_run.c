@@ -16,6 +16,8 @@
 #include "analyze/leaks.h"
 #include "cli/cli.h"
 #include "collector/collector.h"
+#include "collector/exitstop.h"
+#include "collector/scan.h"
 #include "collector/launch.h"
 #include "common/error.h"
 #include "report/leak_report.h"
@@ -37,14 +39,18 @@ static const char usage_text[] =
 	"                           report runtime allocations kept until exit too\n"
 	"      --show-suppressed    list the suppressed allocations in the text report\n"
 	"      --show-reachable     list still-reachable blocks too (always counted)\n"
+	"      --scan               stop each process at its end (ptrace) and scan its\n"
+	"                           memory: blocks are classed definitely, indirectly,\n"
+	"                           possibly lost or still reachable (experimental)\n"
 	"      --frames N           record at most N frames per stack (default 64)\n"
-	"      --exit-code N        exit with N when definitely or indirectly lost\n"
-	"                           blocks remain after suppressions and the program\n"
-	"                           itself succeeded (default 23; 0 turns it off)\n"
+	"      --exit-code N        exit with N when definitely or indirectly lost (or,\n"
+	"                           without --scan, not freed) blocks remain after\n"
+	"                           suppressions and the program itself succeeded\n"
+	"                           (LeakSanitizer uses 23; default: off)\n"
 	"  -h, --help               this text\n"
 	"\n"
-	"exit status: 23 (or --exit-code) when the program leaked and succeeded;\n"
-	"otherwise the program's own; 128+N if it was killed by signal N;\n"
+	"exit status: the program's own; 128+N if it was killed by signal N;\n"
+	"N of --exit-code N when it leaked and succeeded;\n"
 	"127 program not found; 126 not executable; 125 leakscope failed or the\n"
 	"program cannot be traced (statically linked or setuid).\n";
 
@@ -55,6 +61,7 @@ struct run_opts {
 	int default_sup;
 	int show_suppressed;
 	int show_reachable;
+	int scan;
 	int frames;
 	int leak_exit;
 	struct lk_suppressions sup;
@@ -68,7 +75,7 @@ static void forward_signal(int sig)
 		kill(forward_to, sig);
 }
 
-enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_FRAMES, OPT_EXIT_CODE };
+enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_SCAN, OPT_FRAMES, OPT_EXIT_CODE };
 
 static int parse(int argc, char **argv, struct run_opts *o)
 {
@@ -80,6 +87,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		{"no-default-suppressions", no_argument, 0, OPT_NO_DEF_SUP},
 		{"show-suppressed", no_argument, 0, OPT_SHOW_SUP},
 		{"show-reachable", no_argument, 0, OPT_SHOW_REACH},
+		{"scan", no_argument, 0, OPT_SCAN},
 		{"frames", required_argument, 0, OPT_FRAMES},
 		{"exit-code", required_argument, 0, OPT_EXIT_CODE},
 		{"help", no_argument, 0, 'h'},
@@ -110,6 +118,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		case OPT_NO_DEF_SUP: o->default_sup = 0; break;
 		case OPT_SHOW_SUP: o->show_suppressed = 1; break;
 		case OPT_SHOW_REACH: o->show_reachable = 1; break;
+		case OPT_SCAN: o->scan = 1; break;
 		case OPT_FRAMES: o->frames = atoi(optarg); break;
 		case OPT_EXIT_CODE: o->leak_exit = atoi(optarg); break;
 		case 'h': fputs(usage_text, stdout); exit(0);
@@ -131,12 +140,42 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	return optind;
 }
 
-/* Reap every child (we are their subreaper) and finish their sessions. */
-static void reap(struct lk_collector *c, pid_t root, int *root_status, int *root_done)
+/* Seize each process as it announces itself, so that it stops at its end. */
+static void seize(struct lk_session *s, void *ctx)
+{
+	struct lk_exitstop *x = ctx;
+	if (x)
+		lk_exitstop_seize(x, s->pid);
+}
+
+/* A process stopped at its end: its last events, then the scan. */
+static void scan_at_exit(struct lk_collector *c, struct lk_exitstop *x,
+			 struct lk_exit_snapshot *snap)
+{
+	struct lk_session *s = lk_collector_find(c, snap->tgid);
+	if (s) {
+		lk_session_drain(s, 1);
+		lk_scan_session(s, snap);
+	}
+	lk_exitstop_resume(x, snap);
+}
+
+/* Handle every wait status: exit stops of traced processes, and the ends
+ * of children (we are their subreaper) and tracees. */
+static void reap(struct lk_collector *c, struct lk_exitstop *x, pid_t root, int *root_status,
+		 int *root_done)
 {
 	int st;
 	pid_t pid;
-	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+	while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
+		struct lk_exit_snapshot snap;
+		int h = x ? lk_exitstop_handle(x, pid, st, &snap) : -1;
+		if (h == 1)
+			scan_at_exit(c, x, &snap);
+		if (h >= 0)
+			continue;
+		if (!WIFEXITED(st) && !WIFSIGNALED(st))
+			continue;
 		if (pid == root) {
 			*root_status = st;
 			*root_done = 1;
@@ -145,18 +184,20 @@ static void reap(struct lk_collector *c, pid_t root, int *root_status, int *root
 	}
 }
 
-static int trace(struct lk_collector *c, pid_t root, int *status)
+static int trace(struct lk_collector *c, struct lk_exitstop *x, pid_t root, int *status)
 {
 	int done = 0;
 	while (!done) {
-		uint64_t n = lk_collector_poll(c, 5);
-		reap(c, root, status, &done);
-		if (n == 0 && !done)
-			lk_collector_poll(c, 20);
+		uint64_t n = lk_collector_poll(c, 2);
+		reap(c, x, root, status, &done);
+		if (n == 0 && !done) {
+			lk_collector_poll(c, 10);
+			reap(c, x, root, status, &done);
+		}
 	}
 	/* announcements and ends that raced with the root's end */
 	lk_collector_poll(c, 0);
-	reap(c, root, status, &done);
+	reap(c, x, root, status, &done);
 	lk_collector_poll(c, 0);
 	return 0;
 }
@@ -209,12 +250,13 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, char 
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = {.follow = 1, .default_sup = 1, .frames = 64, .leak_exit = 23};
+	struct run_opts o = {.follow = 1, .default_sup = 1, .frames = 64};
 	lk_suppressions_init(&o.sup);
 	int first = parse(argc, argv, &o);
 	int rc = LK_EXIT_FAILURE;
 	char *path = NULL, *preload = NULL;
 	struct lk_collector c;
+	struct lk_exitstop *stops = NULL;
 	memset(&c, 0, sizeof(c));
 	c.listen_fd = -1;
 	if (first < 0)
@@ -237,6 +279,10 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	c.follow = o.follow;
+	if (o.scan && lk_exitstop_new(&stops) == 0) {
+		c.on_announce = seize;
+		c.ctx = stops;
+	}
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
@@ -252,7 +298,7 @@ int cmd_run(int argc, char **argv)
 	signal(SIGTERM, forward_signal);
 	signal(SIGHUP, forward_signal);
 	int status = 0;
-	trace(&c, pid, &status);
+	trace(&c, stops, pid, &status);
 	if (c.announced == 0) {
 		lk_cli_error("'%s' never loaded the interposer (LD_PRELOAD was ignored or "
 			     "removed): nothing could be recorded", path);
@@ -265,6 +311,7 @@ int cmd_run(int argc, char **argv)
 	if (leaked && o.leak_exit && rc == 0)
 		rc = o.leak_exit;
 out:
+	lk_exitstop_free(stops);
 	lk_collector_close(&c);
 	lk_suppressions_release(&o.sup);
 	free(path);

@@ -127,6 +127,25 @@ static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 		if (lk_live_del(&s->live, e->addr, NULL) != 0)
 			s->stats.unmatched_frees++;
 		break;
+	case LK_EV_REALLOC_FREE: {
+		/* kept until this thread's realloc returned, in case it failed */
+		struct lk_block *keep = &s->undo[e->tid % 64];
+		s->stats.frees++;
+		if (lk_live_del(&s->live, e->addr, keep) != 0) {
+			s->stats.unmatched_frees++;
+			keep->addr = 0;
+		}
+		break;
+	}
+	case LK_EV_REALLOC_UNDO: {
+		struct lk_block *keep = &s->undo[e->tid % 64];
+		if (keep->addr == e->addr) {
+			s->stats.frees--;
+			lk_live_put(&s->live, keep);
+		}
+		keep->addr = 0;
+		break;
+	}
 	case LK_EV_EXEC:
 		s->exec_pending = 1;
 		break;

@@ -39,6 +39,7 @@ struct lk_session {
 	int pidfd;
 	int wait_status;        /* valid if has_status */
 	int has_status;
+	struct lk_block undo[64];  /* last realloc-freed block per thread (tid % 64) */
 	uint8_t *classes;       /* per live slot, enum lk_leak_class; NULL: no scan */
 	int exec_pending;       /* an execve is under way (or replaced the image) */
 	uint64_t order;         /* when it ended, for report order */

@@ -54,6 +54,8 @@ enum lk_event_kind {
 	LK_EV_MARK = 3,   /* addr = offset of a text in the mark area (later) */
 	LK_EV_EXEC = 4,   /* the process calls execve: its image may be replaced */
 	LK_EV_EXEC_FAILED = 5, /* ... and execve returned: it was not */
+	LK_EV_REALLOC_FREE = 6, /* addr: a free by realloc, which may fail... */
+	LK_EV_REALLOC_UNDO = 7, /* addr: ... and did: the block is live again */
 };
 
 /* Packing of kind and size in one word: sizes above 2^56 do not exist. */

@@ -43,10 +43,10 @@ static void record_alloc(void *p, size_t n)
 	errno = e;
 }
 
-static void record_free(void *p)
+static void record(unsigned kind, void *p)
 {
 	int e = errno;
-	lk_ring_emit(LK_EV_FREE, (uintptr_t)p, 0, 0);
+	lk_ring_emit(kind, (uintptr_t)p, 0, 0);
 	errno = e;
 }
 
@@ -78,7 +78,7 @@ EXPORT void free(void *p)
 	if (!p || lk_bootstrap_owns(p))
 		return;
 	if (ready())
-		record_free(p);
+		record(LK_EV_FREE, p);
 	if (__builtin_expect(!lk_real.free, 0))
 		lk_real_resolve();
 	lk_real.free(p);
@@ -124,14 +124,15 @@ EXPORT void *realloc(void *p, size_t n)
 	int track = tracking();
 	if (track)
 		lk_busy = 1;
-	if (p && ready())
-		record_free(p);
+	int ready_now = ready();
+	if (p && ready_now)
+		record(LK_EV_REALLOC_FREE, p);
 	void *q = lk_real.realloc(p, n);
+	if (p && ready_now && !q && n) /* failed: p is still the caller's */
+		record(LK_EV_REALLOC_UNDO, p);
 	if (track) {
 		if (q)
 			record_alloc(q, n);
-		else if (p && n) /* failed: p is still the caller's */
-			record_alloc(p, lk_real.usable_size ? lk_real.usable_size(p) : n);
 		lk_busy = 0;
 	}
 	return q;

@@ -42,11 +42,14 @@ static void frame_line(FILE *out, size_t i, const struct lk_frame_text *f)
 
 static void leak_block(FILE *out, const struct lk_leak *l, const char *suppression)
 {
-	char b[32];
-	fprintf(out, "  %s bytes in %" PRIu64 " object%s %s%s%s, allocated from:\n",
-		grouped(l->bytes, b, sizeof(b)), l->objects, l->objects == 1 ? "" : "s",
-		lk_leak_class_text(l->cls), suppression ? ", suppressed by " : "",
-		suppression ? suppression : "");
+	char b[32], what[256] = "";
+	if (l->cls != LK_CLASS_NOT_FREED) /* else the header already says so */
+		snprintf(what, sizeof(what), " %s,", lk_leak_class_text(l->cls));
+	if (suppression)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), " suppressed by %s,",
+			 suppression);
+	fprintf(out, "  %s bytes in %" PRIu64 " object%s%s allocated from:\n",
+		grouped(l->bytes, b, sizeof(b)), l->objects, l->objects == 1 ? "" : "s", what);
 	for (size_t i = 0; i < l->n_frames; i++)
 		frame_line(out, i, &l->frames[i]);
 }
@@ -79,13 +82,15 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 	for (size_t i = 0; i < p->n_leaks; i++)
 		leak_block(out, &p->leaks[i], NULL);
 	if (cb[LK_CLASS_REACHABLE])
-		fprintf(out, "  still reachable: %s bytes in %" PRIu64 " objects%s\n",
+		fprintf(out, "  still reachable: %s bytes in %" PRIu64 " object%s%s\n",
 			grouped(cb[LK_CLASS_REACHABLE], b, sizeof(b)), p->class_objects[LK_CLASS_REACHABLE],
+			p->class_objects[LK_CLASS_REACHABLE] == 1 ? "" : "s",
 			show_reachable ? "" : " (--show-reachable lists them)");
 	if (p->n_suppressed) {
-		fprintf(out, "  suppressed: %s bytes in %" PRIu64 " objects (runtime allocations kept "
-			"until exit%s)\n", grouped(p->suppressed_bytes, b, sizeof(b)),
-			p->suppressed_objects, show_suppressed ? "" : "; --show-suppressed lists them");
+		fprintf(out, "  suppressed: %s bytes in %" PRIu64 " object%s%s\n",
+			grouped(p->suppressed_bytes, b, sizeof(b)), p->suppressed_objects,
+			p->suppressed_objects == 1 ? "" : "s",
+			show_suppressed ? "" : " (--show-suppressed lists them)");
 		for (size_t i = 0; show_suppressed && i < p->n_suppressed; i++)
 			leak_block(out, &p->suppressed[i], p->suppressed[i].suppression);
 	}

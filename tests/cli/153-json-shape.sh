@@ -11,9 +11,11 @@ num='(type == "number" and . >= 0 and floor == .)'
 expect_json "$j" 'keys == ["command", "exit", "processes", "schema", "unreported"]'
 expect_json "$j" '(.command | type == "array" and all(.[]; type == "string"))
 	and (.exit | keys == ["code", "signal"]) and (.exit.signal == null or (.exit.signal | type == "number"))'
-expect_json "$j" "all(.processes[]; keys == [\"command\", \"end\", \"exe\", \"forked\", \"leaks\", \"pid\", \"ppid\",
-	\"root\", \"stats\", \"suppressed\", \"summary\"] or keys == [\"command\", \"end\", \"exe\", \"forked\",
-	\"leaks\", \"pid\", \"ppid\", \"root\", \"stats\", \"summary\", \"suppressed\"])"
+expect_json "$j" "all(.processes[]; keys == [\"classes\", \"command\", \"end\", \"exe\", \"forked\",
+	\"leaks\", \"pid\", \"ppid\", \"root\", \"scanned\", \"stats\", \"summary\", \"suppressed\"])"
+expect_json "$j" 'all(.processes[]; .scanned == false and (.classes | keys == ["definitely-lost",
+	"indirectly-lost", "not-freed", "possibly-lost", "still-reachable"])
+	and .classes["not-freed"].bytes == .summary.leaked_bytes)'
 expect_json "$j" "all(.processes[]; (.pid | $num) and (.ppid | $num) and (.command | type == \"string\")
 	and (.exe | startswith(\"/\")) and (.root | type == \"boolean\") and (.forked | type == \"boolean\")
 	and (.end == {} or (.end | keys == [\"code\"] or keys == [\"signal\"])))"

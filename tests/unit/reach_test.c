@@ -112,7 +112,7 @@ static int run(const char *name, struct world *w, const struct lk_block *b, int 
 	       const struct lk_reach_root *roots, size_t nr, const uint64_t *vals, size_t nv,
 	       const uint8_t *ignored, const uint8_t *want, struct lk_reach *r)
 {
-	int rc = lk_reach_classify(b, (size_t)n, roots, nr, vals, nv, ignored, wread, w, r);
+	int rc = lk_reach_classify(b, (size_t)n, roots, nr, vals, nv, ignored, 0, wread, w, r);
 	int good = rc == 0;
 	for (int i = 0; good && i < n; i++)
 		if (r->classes[i] != want[i]) {
@@ -421,9 +421,9 @@ static void t_order(void)
 	lk_reach_release(&r);
 
 	struct lk_block bad[2] = {{.addr = blk(1), .size = 0x200}, {.addr = blk(2), .size = 8}};
-	ok(lk_reach_classify(bad, 2, NULL, 0, NULL, 0, NULL, wread, &w, &r) < 0 &&
+	ok(lk_reach_classify(bad, 2, NULL, 0, NULL, 0, NULL, 0, wread, &w, &r) < 0 &&
 	   r.classes == NULL, "overlapping blocks are refused");
-	ok(lk_reach_classify(NULL, 0, &global_root, 1, NULL, 0, NULL, wread, &w, &r) == 0 &&
+	ok(lk_reach_classify(NULL, 0, &global_root, 1, NULL, 0, NULL, 0, wread, &w, &r) == 0 &&
 	   r.n_blocks == 0, "no blocks: fine");
 	lk_reach_release(&r);
 	world_release(&w);
@@ -537,7 +537,7 @@ static void bench(void)
 	}
 	put(&w, GLOBAL, HEAP);
 	double t0 = now();
-	int rc = lk_reach_classify(b, (size_t)n, &global_root, 1, NULL, 0, NULL, wread, &w, &r);
+	int rc = lk_reach_classify(b, (size_t)n, &global_root, 1, NULL, 0, NULL, 0, wread, &w, &r);
 	double t1 = now();
 	ok(rc == 0 && r.scanned_bytes == 0x1000 + (uint64_t)n * size,
 	   "bench: 10^6 blocks of 1 KiB, %.1f MB read in %lu reads",

@@ -1,0 +1,156 @@
+/*
+ * scan.c - roots and memory of a stopped process for the reachability
+ * classifier (analyze/reach.h).
+ *
+ * Roots, as LeakSanitizer takes them: every private writable mapping
+ * (modules' .data and .bss, thread stacks with their static TLS, Go's and
+ * GHC's heaps, other anonymous memory) except the malloc heap itself - a
+ * mapping holding a live block is allocator memory, scanned only block by
+ * block, so stale pointers in freed chunks and allocator metadata hide no
+ * leak - and except leakscope's own shared region. The stopped thread's
+ * stack is scanned from its stack pointer (less the red zone), and its
+ * registers are roots too.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/leaks.h"
+#include "analyze/reach.h"
+#include "collector/scan.h"
+
+#define RED_ZONE 128
+
+_Static_assert((int)LK_REACH_DEFINITE == (int)LK_CLASS_DEFINITE &&
+	       (int)LK_REACH_INDIRECT == (int)LK_CLASS_INDIRECT &&
+	       (int)LK_REACH_POSSIBLE == (int)LK_CLASS_POSSIBLE &&
+	       (int)LK_REACH_REACHABLE == (int)LK_CLASS_REACHABLE,
+	       "scan verdicts and leak classes agree");
+
+struct roots {
+	struct lk_reach_root *r;
+	size_t n, cap;
+};
+
+static int add_root(struct roots *rs, uint64_t lo, uint64_t hi)
+{
+	if (rs->n == rs->cap) {
+		size_t nc = rs->cap ? rs->cap * 2 : 64;
+		struct lk_reach_root *a = realloc(rs->r, nc * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		rs->r = a;
+		rs->cap = nc;
+	}
+	rs->r[rs->n++] = (struct lk_reach_root){.lo = lo, .hi = hi, .kind = "mapping"};
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* 1 if some sorted address lies in [lo, hi). */
+static int holds_block(const uint64_t *addrs, size_t n, uint64_t lo, uint64_t hi)
+{
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		if (addrs[m] < lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a < n && addrs[a] < hi;
+}
+
+static int collect_roots(pid_t tid, uint64_t sp, const uint64_t *addrs, size_t n,
+			 struct roots *rs)
+{
+	char path[64], line[4096];
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)tid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	int rc = 0;
+	while (!rc && fgets(line, sizeof(line), f)) {
+		uint64_t lo, hi;
+		char perms[8] = "";
+		int name_at = 0;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %*s %*s %*s %n", &lo, &hi, perms,
+			   &name_at) < 3)
+			continue;
+		const char *name = name_at ? line + name_at : "";
+		if (perms[0] != 'r' || perms[1] != 'w' || perms[3] != 'p')
+			continue;
+		if (!strncmp(name, "[heap]", 6) || !strncmp(name, "/memfd:leakscope", 16) ||
+		    !strncmp(name, "[v", 2))
+			continue;
+		if (holds_block(addrs, n, lo, hi))
+			continue;
+		if (sp >= lo && sp < hi && sp - RED_ZONE > lo)
+			lo = sp - RED_ZONE;
+		rc = add_root(rs, lo, hi);
+	}
+	fclose(f);
+	return rc;
+}
+
+static int read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	int fd = *(int *)ctx;
+	ssize_t n = pread(fd, buf, len, (off_t)addr);
+	return n == (ssize_t)len ? 0 : -EFAULT;
+}
+
+int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
+{
+	if (snap->mem_fd < 0)
+		return -EPERM;
+	size_t n = s->live.count, k = 0;
+	struct lk_block *blocks = malloc((n + 1) * sizeof(*blocks));
+	size_t *slot = malloc((n + 1) * sizeof(*slot));
+	uint64_t *addrs = malloc((n + 1) * sizeof(*addrs));
+	struct roots rs = {0};
+	struct lk_reach reach = {0};
+	int rc = -ENOMEM;
+	if (!blocks || !slot || !addrs)
+		goto out;
+	lk_live_foreach(&s->live, b) {
+		slot[k] = (size_t)(b - s->live.slots);
+		addrs[k] = b->addr;
+		blocks[k++] = *b;
+	}
+	qsort(addrs, k, sizeof(*addrs), cmp_u64);
+	const struct user_regs_struct *g = &snap->regs;
+	const uint64_t regs[] = {g->rax, g->rbx, g->rcx, g->rdx, g->rsi, g->rdi, g->rbp,
+				 g->r8, g->r9, g->r10, g->r11, g->r12, g->r13, g->r14, g->r15,
+				 g->fs_base, g->gs_base};
+	if ((rc = collect_roots(snap->tid, g->rsp, addrs, k, &rs)) != 0)
+		goto out;
+	rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, sizeof(regs) / sizeof(*regs), NULL,
+			       LK_REACH_GLIBC_CHUNKS,
+			       read_mem, (void *)&snap->mem_fd, &reach);
+	if (rc)
+		goto out;
+	free(s->classes);
+	s->classes = calloc(s->live.cap, 1);
+	if (!s->classes) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < k; i++)
+		s->classes[slot[i]] = reach.classes[i];
+out:
+	lk_reach_release(&reach);
+	free(rs.r);
+	free(blocks);
+	free(slot);
+	free(addrs);
+	return rc;
+}
