@@ -12,6 +12,8 @@
  * registers are roots too.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,8 +71,63 @@ static int holds_block(const uint64_t *addrs, size_t n, uint64_t lo, uint64_t hi
 	return a < n && addrs[a] < hi;
 }
 
-static int collect_roots(pid_t tid, uint64_t sp, const uint64_t *addrs, size_t n,
-			 struct roots *rs)
+/* Address of symbol name in the ELF file path (its .symtab), or 0. */
+static uint64_t symbol_address(const char *path, const char *name)
+{
+	uint64_t found = 0;
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd < 0 || elf_version(EV_CURRENT) == EV_NONE)
+		goto out;
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	for (Elf_Scn *scn = NULL; e && !found && (scn = elf_nextscn(e, scn));) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n = gelf_getsym(d, (int)i, &sym)
+				? elf_strptr(e, sh.sh_link, sym.st_name) : NULL;
+			if (n && !strcmp(n, name)) {
+				found = sym.st_value;
+				break;
+			}
+		}
+	}
+	if (e)
+		elf_end(e);
+out:
+	if (fd >= 0)
+		close(fd);
+	return found;
+}
+
+/*
+ * Go runs its main thread's scheduler on the process's [stack] and calls C
+ * (cgo) there too, while goroutines run on stacks in Go's heap. When the
+ * program ends from a goroutine, the live part of [stack] starts at the
+ * scheduler's saved stack pointer, runtime.m0.g0.sched.sp: below it lie
+ * only dead C frames, whose stale pointers would hide leaks. Layout: m.g0
+ * is m's first word; g.sched.sp follows g's stack bounds, two stack guards,
+ * _panic, _defer and m (offset 56), the same from Go 1.4 to today.
+ */
+static uint64_t go_scheduler_sp(const struct lk_session *s, int mem_fd)
+{
+	uint64_t m0 = symbol_address(s->exe, "runtime.m0"), g0 = 0, sp = 0;
+	const char *path;
+	uint64_t bias = 0;
+	if (!m0)
+		return 0;
+	if (lk_session_module(s, m0, &path, &bias) != 0)
+		bias = 0;
+	if (pread(mem_fd, &g0, 8, (off_t)(m0 + bias)) != 8 || !g0 ||
+	    pread(mem_fd, &sp, 8, (off_t)(g0 + 56)) != 8)
+		return 0;
+	return sp;
+}
+
+static int collect_roots(pid_t tid, uint64_t sp, uint64_t main_sp, const uint64_t *addrs,
+			 size_t n, struct roots *rs)
 {
 	char path[64], line[4096];
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)tid);
@@ -95,6 +152,8 @@ static int collect_roots(pid_t tid, uint64_t sp, const uint64_t *addrs, size_t n
 			continue;
 		if (sp >= lo && sp < hi && sp - RED_ZONE > lo)
 			lo = sp - RED_ZONE;
+		else if (!strncmp(name, "[stack]", 7) && main_sp > lo && main_sp < hi)
+			lo = main_sp;
 		rc = add_root(rs, lo, hi);
 	}
 	fclose(f);
@@ -131,7 +190,8 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	const uint64_t regs[] = {g->rax, g->rbx, g->rcx, g->rdx, g->rsi, g->rdi, g->rbp,
 				 g->r8, g->r9, g->r10, g->r11, g->r12, g->r13, g->r14, g->r15,
 				 g->fs_base, g->gs_base};
-	if ((rc = collect_roots(snap->tid, g->rsp, addrs, k, &rs)) != 0)
+	uint64_t main_sp = go_scheduler_sp(s, snap->mem_fd);
+	if ((rc = collect_roots(snap->tid, g->rsp, main_sp, addrs, k, &rs)) != 0)
 		goto out;
 	rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, sizeof(regs) / sizeof(*regs), NULL,
 			       LK_REACH_GLIBC_CHUNKS,
