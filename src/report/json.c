@@ -53,7 +53,7 @@ void lk_json_number(FILE *out, double v)
 {
 	if (!isfinite(v))
 		fputs("null", out);
-	else if (v == (double)(int64_t)v && fabs(v) < 9e15)
+	else if (fabs(v) < 9e15 && v == (double)(int64_t)v)
 		fprintf(out, "%lld", (long long)v);
 	else
 		fprintf(out, "%.17g", v);

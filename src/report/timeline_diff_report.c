@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 
+#include "report/json.h"
 #include "report/timeline_report.h"
 
 static const char *side_name(enum lk_diff_side s)
@@ -42,40 +43,40 @@ int lk_timeline_diff_write_text(const struct lk_timeline_diff *d, FILE *out, int
 static void side_stats(FILE *out, const char *name, const struct lk_band_stats *s)
 {
 	fprintf(out, ",\"%s\":{\"peak\":", name);
-	lk_tljson_number(out, s->peak);
+	lk_json_number(out, s->peak);
 	fputs(",\"integrated\":", out);
-	lk_tljson_number(out, s->integrated);
+	lk_json_number(out, s->integrated);
 	fputs(",\"slope\":", out);
-	lk_tljson_number(out, s->slope);
+	lk_json_number(out, s->slope);
 	fputs(",\"fit\":", out);
-	lk_tljson_number(out, s->fit);
+	lk_json_number(out, s->fit);
 	putc('}', out);
 }
 
 int lk_timeline_diff_write_json(const struct lk_timeline_diff *d, FILE *out)
 {
 	fputs("{\"schema\":\"" LK_TIMELINE_DIFF_SCHEMA "\",\"before\":", out);
-	lk_tljson_string(out, d->before_title);
+	lk_json_string(out, d->before_title);
 	fputs(",\"after\":", out);
-	lk_tljson_string(out, d->after_title);
+	lk_json_string(out, d->after_title);
 	fputs(",\n\"bands\":[", out);
 	for (size_t i = 0; i < d->n_rows; i++) {
 		const struct lk_diff_row *r = &d->rows[i];
 		fputs(i ? ",\n{\"id\":" : "\n{\"id\":", out);
-		lk_tljson_string(out, r->id);
+		lk_json_string(out, r->id);
 		fputs(",\"label\":", out);
-		lk_tljson_string(out, r->label);
+		lk_json_string(out, r->label);
 		fprintf(out, ",\"side\":\"%s\"", side_name(r->side));
 		if (r->side != LK_DIFF_AFTER_ONLY)
 			side_stats(out, "before", &r->before);
 		if (r->side != LK_DIFF_BEFORE_ONLY)
 			side_stats(out, "after", &r->after);
 		fputs(",\"delta\":{\"peak\":", out);
-		lk_tljson_number(out, r->after.peak - r->before.peak);
+		lk_json_number(out, r->after.peak - r->before.peak);
 		fputs(",\"integrated\":", out);
-		lk_tljson_number(out, r->after.integrated - r->before.integrated);
+		lk_json_number(out, r->after.integrated - r->before.integrated);
 		fputs(",\"slope\":", out);
-		lk_tljson_number(out, r->after.slope - r->before.slope);
+		lk_json_number(out, r->after.slope - r->before.slope);
 		fputs("}}", out);
 	}
 	fputs("]}\n", out);

@@ -28,11 +28,6 @@ int lk_timeline_diff_write_text(const struct lk_timeline_diff *d, FILE *out, int
 /* Schema "leakscope-timeline-diff/1" (docs/json-timeline.md). */
 int lk_timeline_diff_write_json(const struct lk_timeline_diff *d, FILE *out);
 
-/* Shared by the writers above: a JSON string (escaped, quoted; null for
- * NULL) and a JSON number (null when not finite). */
-void lk_tljson_string(FILE *out, const char *s);
-void lk_tljson_number(FILE *out, double v);
-
 /* "12.3 MiB" for a byte count, in buf (at least 32 bytes). */
 const char *lk_tltext_bytes(double bytes, char *buf, size_t size);
 
