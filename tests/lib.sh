@@ -114,7 +114,7 @@ victim() {
 	[ -n "$src" ] || fail "no victim source for $name"
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
 		case "$src" in
-		*.c) cc -g -O0 -o "$bin" "$src" -lpthread -ldl "$@" ;;
+		*.c) cc -g -O0 -I"$ROOT/include" -o "$bin" "$src" -lpthread -ldl "$@" ;;
 		*.cc) c++ -g -O0 -o "$bin" "$src" -lpthread "$@" ;;
 		*.hs)
 			command -v ghc > /dev/null || skip "no ghc"

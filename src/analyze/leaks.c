@@ -139,6 +139,8 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 	lk_live_foreach(&s->live, b) {
 		uint32_t id = b->stack < n_stacks ? b->stack : 0;
 		int cls = s->classes ? s->classes[b - s->live.slots] : LK_CLASS_NOT_FREED;
+		if (b->seq & LK_BLOCK_IGNORED) /* kept on purpose (leakscope_ignore) */
+			cls = LK_CLASS_REACHABLE;
 		struct group *x = &g[(size_t)id * LK_CLASS_COUNT + (size_t)cls];
 		x->bytes += b->size;
 		x->objects++;

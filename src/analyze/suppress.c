@@ -152,7 +152,7 @@ int lk_pattern_match(const char *pattern, const char *text)
 
 /* Modules of the C and C++ runtimes: code there allocates on behalf of
  * whoever called it. */
-static int system_module(const char *m)
+int lk_suppress_system_module(const char *m)
 {
 	static const char *const prefixes[] = {"libc.so", "ld-linux", "libstdc++.so",
 					       "libgcc_s.so", "libm.so", "libpthread.so", NULL};
@@ -170,7 +170,7 @@ static int builtin_match(const char *pattern, const struct lk_frame_text *frames
 	for (size_t f = 0; f < n; f++) {
 		if (lk_pattern_match(pattern, frames[f].function))
 			return 1;
-		if (!system_module(frames[f].module))
+		if (!lk_suppress_system_module(frames[f].module))
 			return 0;
 	}
 	return 0;

@@ -30,6 +30,10 @@ int lk_suppressions_add(struct lk_suppressions *s, const char *pattern);
 const char *lk_suppressions_match(const struct lk_suppressions *s,
 				  const struct lk_frame_text *frames, size_t n);
 
+/* 1 if module (a file name) belongs to the C/C++ runtime: libc, ld.so,
+ * libstdc++, libgcc_s, libm. */
+int lk_suppress_system_module(const char *module);
+
 /* 1 if pattern matches text (exposed for tests). */
 int lk_pattern_match(const char *pattern, const char *text);
 

@@ -38,6 +38,7 @@ static const char usage_text[] =
 	"      --no-default-suppressions\n"
 	"                           report runtime allocations kept until exit too\n"
 	"      --show-suppressed    list the suppressed allocations in the text report\n"
+	"      --gen-suppressions   print a leak:PATTERN line for each reported leak\n"
 	"      --show-reachable     list still-reachable blocks too (always counted)\n"
 	"      --scan               stop each process at its end (ptrace) and scan its\n"
 	"                           memory: blocks are classed definitely, indirectly,\n"
@@ -61,6 +62,7 @@ struct run_opts {
 	int default_sup;
 	int show_suppressed;
 	int show_reachable;
+	int gen_suppressions;
 	int scan;
 	int frames;
 	int leak_exit;
@@ -75,7 +77,7 @@ static void forward_signal(int sig)
 		kill(forward_to, sig);
 }
 
-enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_SCAN, OPT_FRAMES, OPT_EXIT_CODE };
+enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_GEN_SUP, OPT_SCAN, OPT_FRAMES, OPT_EXIT_CODE };
 
 static int parse(int argc, char **argv, struct run_opts *o)
 {
@@ -88,6 +90,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		{"show-suppressed", no_argument, 0, OPT_SHOW_SUP},
 		{"show-reachable", no_argument, 0, OPT_SHOW_REACH},
 		{"scan", no_argument, 0, OPT_SCAN},
+		{"gen-suppressions", no_argument, 0, OPT_GEN_SUP},
 		{"frames", required_argument, 0, OPT_FRAMES},
 		{"exit-code", required_argument, 0, OPT_EXIT_CODE},
 		{"help", no_argument, 0, 'h'},
@@ -119,6 +122,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		case OPT_SHOW_SUP: o->show_suppressed = 1; break;
 		case OPT_SHOW_REACH: o->show_reachable = 1; break;
 		case OPT_SCAN: o->scan = 1; break;
+		case OPT_GEN_SUP: o->gen_suppressions = 1; break;
 		case OPT_FRAMES: o->frames = atoi(optarg); break;
 		case OPT_EXIT_CODE: o->leak_exit = atoi(optarg); break;
 		case 'h': fputs(usage_text, stdout); exit(0);
@@ -210,7 +214,7 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, char 
 		return -ENOMEM;
 	struct lk_run_result r = {
 		.argv = argv, .show_suppressed = o->show_suppressed,
-		.show_reachable = o->show_reachable,
+		.show_reachable = o->show_reachable, .gen_suppressions = o->gen_suppressions,
 		.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
 		.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0,
 	};

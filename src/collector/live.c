@@ -59,7 +59,7 @@ int lk_live_put(struct lk_live *t, const struct lk_block *b)
 	}
 }
 
-const struct lk_block *lk_live_get(const struct lk_live *t, uint64_t addr)
+struct lk_block *lk_live_get(const struct lk_live *t, uint64_t addr)
 {
 	for (size_t i = slot_of(t, addr);; i = (i + 1) & (t->cap - 1)) {
 		if (t->slots[i].addr == addr)

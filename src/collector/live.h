@@ -13,10 +13,13 @@
 struct lk_block {
 	uint64_t addr;   /* 0 = empty slot */
 	uint64_t size;
-	uint64_t seq;    /* ring position of the allocation */
+	uint64_t seq;    /* ring position of the allocation, | LK_BLOCK_IGNORED */
 	uint32_t stack;
 	uint32_t tid;
 };
+
+/* The program said it keeps this block on purpose (leakscope_ignore). */
+#define LK_BLOCK_IGNORED (1ULL << 63)
 
 struct lk_live {
 	struct lk_block *slots;
@@ -31,7 +34,7 @@ void lk_live_release(struct lk_live *t);
 int lk_live_put(struct lk_live *t, const struct lk_block *b);
 /* Remove addr; 0 if it was live, -1 if unknown (an unmatched free). */
 int lk_live_del(struct lk_live *t, uint64_t addr, struct lk_block *out);
-const struct lk_block *lk_live_get(const struct lk_live *t, uint64_t addr);
+struct lk_block *lk_live_get(const struct lk_live *t, uint64_t addr);
 
 #define lk_live_foreach(t, b) \
 	for (struct lk_block *b = (t)->slots; b < (t)->slots + (t)->cap; b++) \

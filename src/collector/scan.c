@@ -175,14 +175,16 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	struct lk_block *blocks = malloc((n + 1) * sizeof(*blocks));
 	size_t *slot = malloc((n + 1) * sizeof(*slot));
 	uint64_t *addrs = malloc((n + 1) * sizeof(*addrs));
+	uint8_t *ignored = malloc(n + 1);
 	struct roots rs = {0};
 	struct lk_reach reach = {0};
 	int rc = -ENOMEM;
-	if (!blocks || !slot || !addrs)
+	if (!blocks || !slot || !addrs || !ignored)
 		goto out;
 	lk_live_foreach(&s->live, b) {
 		slot[k] = (size_t)(b - s->live.slots);
 		addrs[k] = b->addr;
+		ignored[k] = (b->seq & LK_BLOCK_IGNORED) != 0;
 		blocks[k++] = *b;
 	}
 	qsort(addrs, k, sizeof(*addrs), cmp_u64);
@@ -193,7 +195,11 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	uint64_t main_sp = go_scheduler_sp(s, snap->mem_fd);
 	if ((rc = collect_roots(snap->tid, g->rsp, main_sp, addrs, k, &rs)) != 0)
 		goto out;
-	rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, sizeof(regs) / sizeof(*regs), NULL,
+	for (size_t i = 0; i < s->n_roots && !rc; i++)
+		rc = add_root(&rs, s->roots[i].addr, s->roots[i].addr + s->roots[i].size);
+	if (rc)
+		goto out;
+	rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, sizeof(regs) / sizeof(*regs), ignored,
 			       LK_REACH_GLIBC_CHUNKS,
 			       read_mem, (void *)&snap->mem_fd, &reach);
 	if (rc)
@@ -212,5 +218,6 @@ out:
 	free(blocks);
 	free(slot);
 	free(addrs);
+	free(ignored);
 	return rc;
 }

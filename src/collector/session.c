@@ -96,9 +96,23 @@ void lk_session_free(struct lk_session *s)
 	munmap(s->hdr, s->map_size);
 	lk_live_release(&s->live);
 	free(s->classes);
+	free(s->roots);
 	free(s->exe);
 	free(s->cmdline);
 	free(s);
+}
+
+static void root_add(struct lk_session *s, uint64_t addr, uint64_t size)
+{
+	if (s->n_roots == s->cap_roots) {
+		size_t nc = s->cap_roots ? s->cap_roots * 2 : 8;
+		struct lk_block *r = realloc(s->roots, nc * sizeof(*r));
+		if (!r)
+			return;
+		s->roots = r;
+		s->cap_roots = nc;
+	}
+	s->roots[s->n_roots++] = (struct lk_block){.addr = addr, .size = size};
 }
 
 static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
@@ -151,6 +165,22 @@ static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 		break;
 	case LK_EV_EXEC_FAILED:
 		s->exec_pending = 0;
+		break;
+	case LK_EV_IGNORE: {
+		struct lk_block *b = lk_live_get(&s->live, e->addr);
+		if (b)
+			b->seq |= LK_BLOCK_IGNORED;
+		break;
+	}
+	case LK_EV_ROOT_ADD:
+		root_add(s, e->addr, LK_EV_SIZE(ks));
+		break;
+	case LK_EV_ROOT_DEL:
+		for (size_t i = 0; i < s->n_roots; i++)
+			if (s->roots[i].addr == e->addr) {
+				s->roots[i] = s->roots[--s->n_roots];
+				break;
+			}
 		break;
 	default:
 		break;

@@ -40,6 +40,8 @@ struct lk_session {
 	int wait_status;        /* valid if has_status */
 	int has_status;
 	struct lk_block undo[64];  /* last realloc-freed block per thread (tid % 64) */
+	struct lk_block *roots;   /* regions registered with leakscope_register_root */
+	size_t n_roots, cap_roots;
 	uint8_t *classes;       /* per live slot, enum lk_leak_class; NULL: no scan */
 	int exec_pending;       /* an execve is under way (or replaced the image) */
 	uint64_t order;         /* when it ended, for report order */

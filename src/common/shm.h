@@ -56,6 +56,9 @@ enum lk_event_kind {
 	LK_EV_EXEC_FAILED = 5, /* ... and execve returned: it was not */
 	LK_EV_REALLOC_FREE = 6, /* addr: a free by realloc, which may fail... */
 	LK_EV_REALLOC_UNDO = 7, /* addr: ... and did: the block is live again */
+	LK_EV_IGNORE = 8,       /* addr: the program keeps this block on purpose */
+	LK_EV_ROOT_ADD = 9,     /* addr, size: a region the scan must treat as a root */
+	LK_EV_ROOT_DEL = 10,    /* addr: ... no longer */
 };
 
 /* Packing of kind and size in one word: sizes above 2^56 do not exist. */

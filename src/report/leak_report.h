@@ -18,6 +18,7 @@ struct lk_run_result {
 	size_t n_unreported;
 	int show_suppressed;
 	int show_reachable;
+	int gen_suppressions;           /* print leak:PATTERN lines for what was reported */
 };
 
 void lk_leak_write_text(const struct lk_run_result *r, FILE *out);

@@ -54,8 +54,24 @@ static void leak_block(FILE *out, const struct lk_leak *l, const char *suppressi
 		frame_line(out, i, &l->frames[i]);
 }
 
+/* A suppression for l: its innermost frame with a function name outside
+ * the C/C++ runtime (that is where the program allocated), else frame 0. */
+static void suppression_line(FILE *out, const struct lk_leak *l)
+{
+	const struct lk_frame_text *pick = NULL;
+	for (size_t i = 0; i < l->n_frames && !pick; i++)
+		if (l->frames[i].function && !lk_suppress_system_module(l->frames[i].module))
+			pick = &l->frames[i];
+	if (!pick && l->n_frames)
+		pick = &l->frames[0];
+	if (pick && pick->function)
+		fprintf(out, "leak:^%s$\n", pick->function);
+	else if (pick && pick->module)
+		fprintf(out, "leak:%s\n", pick->module);
+}
+
 static void process_report(FILE *out, const struct lk_leak_report *p, int show_suppressed,
-			   int show_reachable)
+			   int show_reachable, int gen)
 {
 	char b[32], c[32], d[32], e[32];
 	const char *cmd = p->command ? p->command : "?";
@@ -94,6 +110,12 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 		for (size_t i = 0; show_suppressed && i < p->n_suppressed; i++)
 			leak_block(out, &p->suppressed[i], p->suppressed[i].suppression);
 	}
+	if (gen && p->n_leaks) {
+		fprintf(out, "  suppressions for these leaks (put them in a file for --suppressions):\n");
+		for (size_t i = 0; i < p->n_leaks; i++)
+			if (p->leaks[i].cls != LK_CLASS_REACHABLE)
+				suppression_line(out, &p->leaks[i]);
+	}
 	if (p->stats.stuck_slots)
 		fprintf(out, "  note: %" PRIu64 " events were cut off by the process's end\n",
 			p->stats.stuck_slots);
@@ -102,7 +124,8 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 void lk_leak_write_text(const struct lk_run_result *r, FILE *out)
 {
 	for (size_t i = 0; i < r->n_reports; i++)
-		process_report(out, &r->reports[i], r->show_suppressed, r->show_reachable);
+		process_report(out, &r->reports[i], r->show_suppressed, r->show_reachable,
+			       r->gen_suppressions);
 	for (size_t i = 0; i < r->n_unreported; i++) {
 		const struct lk_session *s = r->unreported[i];
 		fprintf(out, "leakscope: pid %d (%s) %s: not reported\n", (int)s->pid,

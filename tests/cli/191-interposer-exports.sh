@@ -1,0 +1,35 @@
+# libleakscope.so exports only the allocator entry points it interposes,
+# dlclose, the execve family and the leakscope_* program API, and needs
+# nothing beyond libc and libunwind.
+. "$(dirname "$0")/../lib.sh"
+so=$ROOT/build/libleakscope.so
+command -v nm > /dev/null || skip "nm (binutils) is not installed"
+nm -D --defined-only "$so" | awk '{print $3}' | sed 's/@.*//' | sort > "$T/got"
+cat > "$T/want" <<'LIST'
+aligned_alloc
+calloc
+dlclose
+execv
+execve
+execvp
+execvpe
+free
+leakscope_disable_thread
+leakscope_enable_thread
+leakscope_ignore_object
+leakscope_root_add
+leakscope_root_remove
+malloc
+memalign
+posix_memalign
+pvalloc
+realloc
+reallocarray
+valloc
+LIST
+diff "$T/want" "$T/got" || fail "exported symbols differ (< expected, > found)"
+needed=$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
+case "$needed" in
+"libc.so.6 libunwind.so.8 ") ;;
+*) fail "unexpected DT_NEEDED: $needed" ;;
+esac

@@ -1,0 +1,16 @@
+# include/leakscope.h: ignore, disable/enable, register_root. Only the
+# 1,212-byte block is lost; the program runs unchanged without leakscope.
+. "$(dirname "$0")/../lib.sh"
+v=$(victim api) || exit
+"$v" > "$T/plain.out" || fail "the program fails without leakscope"
+expect_grep "$T/plain.out" "running under leakscope: 0"
+"$LEAKSCOPE" run --scan -f json -o "$T/r.json" -- "$v" > "$T/out" 2> "$T/err" || { cat "$T/err"; fail "run failed"; }
+expect_grep "$T/out" "running under leakscope: 1"
+j=$T/r.json
+expect_json "$j" '.processes[0].classes["definitely-lost"] == {"bytes": 1212, "objects": 1}'
+expect_json "$j" '.processes[0].leaks | length == 1 and (.[0].stack[0].function == "real_leak")'
+expect_json "$j" '[.processes[0].leaks[], .processes[0].suppressed[] | select(.bytes == 5656)] | length == 0'
+expect_json "$j" '.processes[0].classes["still-reachable"].bytes >= 3434 + 7878'
+# without the scan, ignored blocks are still not reported
+"$LEAKSCOPE" run -f json -o "$T/n.json" -- "$v" > /dev/null 2>&1
+expect_json "$T/n.json" '[.processes[0].leaks[] | select(.bytes == 3434)] | length == 0'
