@@ -5,7 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 command -v ghc > /dev/null || skip "ghc is not installed"
 bin=$(victim hs_threaded -threaded) || exit 1
-(cd "$T" && "$bin" +RTS -N2 -qg -l -hT -i0.05 -ol"$T/thr.eventlog" -RTS > /dev/null) || fail "victim failed"
+(cd "$T" && "$bin" +RTS -N2 -qg -l -hT -i0.01 -ol"$T/thr.eventlog" -RTS > /dev/null) || fail "victim failed"
 "$LEAKSCOPE" eventlog --format json -o "$T/thr.json" "$T/thr.eventlog" || fail "eventlog exit $?"
 j=$T/thr.json
 expect_json "$j" '.meta.rts | test("thr")'
