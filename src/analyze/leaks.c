@@ -132,6 +132,10 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 	if (n_stacks > LK_STACK_ENTRIES)
 		n_stacks = LK_STACK_ENTRIES;
 	out->scanned = s->classes != NULL;
+	if (!out->scanned && s->scan_wanted)
+		out->scan_note = s->scan_errno == EPERM ? "ptrace is not permitted here"
+			       : s->scan_errno ? strerror(s->scan_errno)
+			       : "the process ended without an exit stop (killed by SIGKILL?)";
 	/* one group per (stack, class) */
 	struct group *g = calloc(((size_t)n_stacks + 1) * LK_CLASS_COUNT, sizeof(*g));
 	if (!g)

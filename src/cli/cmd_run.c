@@ -147,9 +147,9 @@ static int parse(int argc, char **argv, struct run_opts *o)
 /* Seize each process as it announces itself, so that it stops at its end. */
 static void seize(struct lk_session *s, void *ctx)
 {
-	struct lk_exitstop *x = ctx;
-	if (x)
-		lk_exitstop_seize(x, s->pid);
+	int rc = lk_exitstop_seize(ctx, s->pid);
+	s->scan_wanted = 1;
+	s->scan_errno = rc < 0 ? -rc : 0;
 }
 
 /* A process stopped at its end: its last events, then the scan. */

@@ -42,6 +42,7 @@ struct lk_session {
 	struct lk_block undo[64];  /* last realloc-freed block per thread (tid % 64) */
 	struct lk_block *roots;   /* regions registered with leakscope_register_root */
 	size_t n_roots, cap_roots;
+	int scan_wanted, scan_errno; /* --scan asked; why the process could not be seized */
 	uint8_t *classes;       /* per live slot, enum lk_leak_class; NULL: no scan */
 	int exec_pending;       /* an execve is under way (or replaced the image) */
 	uint64_t order;         /* when it ended, for report order */

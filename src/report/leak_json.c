@@ -68,7 +68,13 @@ static void process(FILE *out, const struct lk_leak_report *p)
 	fprintf(out, ",\"summary\":{\"leaked_bytes\":%" PRIu64 ",\"leaked_objects\":%" PRIu64
 		",\"suppressed_bytes\":%" PRIu64 ",\"suppressed_objects\":%" PRIu64 "}",
 		p->leaked_bytes, p->leaked_objects, p->suppressed_bytes, p->suppressed_objects);
-	fprintf(out, ",\"scanned\":%s,\"classes\":{", p->scanned ? "true" : "false");
+	fprintf(out, ",\"scanned\":%s,", p->scanned ? "true" : "false");
+	if (p->scan_note) {
+		fputs("\"scan_note\":", out);
+		lk_json_string(out, p->scan_note);
+		fputs(",", out);
+	}
+	fputs("\"classes\":{", out);
 	for (int c = 0; c < LK_CLASS_COUNT; c++)
 		fprintf(out, "%s\"%s\":{\"bytes\":%" PRIu64 ",\"objects\":%" PRIu64 "}", c ? "," : "",
 			lk_leak_class_id(c), p->class_bytes[c], p->class_objects[c]);

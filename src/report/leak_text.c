@@ -85,16 +85,16 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 			grouped(cb[LK_CLASS_INDIRECT], d, sizeof(d)),
 			grouped(cb[LK_CLASS_POSSIBLE], e, sizeof(e)));
 	} else if (p->leaked_bytes) {
-		fprintf(out, "leakscope: %s bytes in %" PRIu64 " object%s not freed at exit (pid %d, %s)%s\n",
+		fprintf(out, "leakscope: %s bytes in %" PRIu64 " object%s not freed at exit (pid %d, %s)\n",
 			grouped(p->leaked_bytes, b, sizeof(b)), p->leaked_objects,
-			p->leaked_objects == 1 ? "" : "s", (int)p->pid, cmd,
-			p->has_status && WIFSIGNALED(p->status) && WTERMSIG(p->status) == SIGKILL
-				? " [killed: no reachability scan]" : "");
+			p->leaked_objects == 1 ? "" : "s", (int)p->pid, cmd);
 	} else {
 		fprintf(out, "leakscope: no leaks (pid %d, %s): %s allocations, %s frees\n",
 			(int)p->pid, cmd, grouped(p->stats.allocations, b, sizeof(b)),
 			grouped(p->stats.frees, c, sizeof(c)));
 	}
+	if (p->scan_note)
+		fprintf(out, "  note: no reachability scan: %s\n", p->scan_note);
 	for (size_t i = 0; i < p->n_leaks; i++)
 		leak_block(out, &p->leaks[i], NULL);
 	if (cb[LK_CLASS_REACHABLE])
