@@ -1,0 +1,289 @@
+/*
+ * format.h - the on-disk format of leakscope traces, shared by the writer,
+ * the reader, the tests and the fuzz target. docs/trace-format.md is the
+ * prose description of the same thing; keep the two in step.
+ *
+ * A trace is a file header followed by self-describing chunks. Every
+ * integer of fixed width is little-endian; variable-width integers are
+ * LEB128 varints (7 bits a byte, low group first, at most 10 bytes), signed
+ * ones zigzag-mapped first. Each chunk is a 48-byte header and a payload
+ * (one zstd frame, or stored bytes), each protected by a CRC-32, so a
+ * reader can stop at the last complete chunk of a file that a crashed
+ * writer left behind. Decoder state (times, threads, addresses) restarts in
+ * every chunk: chunks decode on their own.
+ */
+#ifndef LK_TRACE_FORMAT_H
+#define LK_TRACE_FORMAT_H
+
+#include <endian.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- file header ------------------------------------------------------ */
+
+#define LK_TRACE_MAGIC "LKTRACE"     /* 8 bytes with its NUL */
+#define LK_TRACE_MAGIC_LEN 8
+#define LK_TRACE_VERSION 1           /* major: readers refuse a newer one */
+#define LK_TRACE_MINOR 0             /* minor: additions older readers skip */
+
+/*
+ *  0  8  magic "LKTRACE\0"
+ *  8  4  version (major)
+ * 12  4  minor version
+ * 16  4  header size H in bytes, CRC included (52 + L in version 1.0)
+ * 20  4  pid of the traced process
+ * 24  8  wall-clock time (CLOCK_REALTIME) at trace time 0, ns since the epoch
+ * 32  4  tick: ns per unit of trace time (1000: times are microseconds)
+ * 36  4  resolution of the clock that took the times, ns
+ * 40  4  flags (none defined; readers ignore unknown bits)
+ * 44  4  command-line length L
+ * 48  L  command line, arguments separated by NUL bytes
+ * ..     fields added by later minor versions (skipped by older readers)
+ * H-4 4  CRC-32 of bytes 0 .. H-5
+ */
+#define LK_TRACE_HEADER_FIXED 48
+#define LK_TRACE_HEADER_MIN (LK_TRACE_HEADER_FIXED + 4)
+#define LK_TRACE_HEADER_MAX (1u << 20)
+#define LK_TRACE_CMDLINE_MAX (256u * 1024u)
+
+/* ---- chunks ----------------------------------------------------------- */
+
+#define LK_CHUNK_MAGIC 0x48434b4cu   /* "LKCH" as stored */
+#define LK_CHUNK_HEADER_SIZE 48
+
+/*
+ *  0  4  magic "LKCH"
+ *  4  1  type (enum lk_chunk_type)
+ *  5  1  codec: 0 stored, 1 zstd
+ *  6  2  flags (none defined; readers ignore unknown bits)
+ *  8  4  payload size as stored (compressed)
+ * 12  4  payload size decoded (raw)
+ * 16  4  number of records in the payload
+ * 20  4  sequence number of the chunk (0, 1, 2, ... in file order)
+ * 24  8  time of the first event (EVENTS), else the writer's time then
+ * 32  8  time of the last event (EVENTS), else the same
+ * 40  4  CRC-32 of the stored payload
+ * 44  4  CRC-32 of header bytes 0 .. 43
+ */
+enum lk_chunk_type {
+	LK_CHUNK_EVENTS = 1,
+	LK_CHUNK_STACKS = 2,
+	LK_CHUNK_MODULES = 3,
+	LK_CHUNK_SYMBOLS = 4,
+	LK_CHUNK_END = 5,
+};
+
+enum lk_chunk_codec {
+	LK_CODEC_STORED = 0,
+	LK_CODEC_ZSTD = 1,
+};
+
+struct lk_chunk_header {
+	uint8_t type, codec;
+	uint16_t flags;
+	uint32_t stored_size, raw_size, count, seq;
+	uint64_t t_first, t_last;
+	uint32_t crc;               /* of the stored payload */
+};
+
+/* Limits readers enforce (writers stay far below). */
+#define LK_CHUNK_RAW_MAX (16u << 20)      /* decoded payload of one chunk */
+#define LK_CHUNK_STORED_MAX (17u << 20)   /* payload as stored */
+#define LK_TRACE_CHUNK_TARGET (1u << 20)  /* the writer closes a chunk here */
+
+/* ---- EVENTS payload ----------------------------------------------------
+ * Columns: varint S (the number of streams, 8 in version 1.0), S varint
+ * stream lengths, then the streams one after the other. Each field of an
+ * event goes to the stream of its kind (enum lk_trace_event_stream), which
+ * is what lets zstd find the regularities of each: tags repeat, sizes and
+ * stack ids come from small sets, addresses are what is left. Readers
+ * ignore streams past those they know (a later minor's additions).
+ *
+ * Event i is tag byte i of the TAG stream:
+ *   bits 0-2  kind (below)
+ *   bits 3-4  thread: 0..2 = entry of the thread table (0 = the thread of
+ *             the previous event), 3 = a varint tid follows in TID
+ *   bits 5-7  time delta: 0..6 = that many ticks, 7 = varint (dt - 7) in TIME
+ * and per kind:
+ *   ALLOC     STACK: stack id; SIZE: size; ADDR: zigzag(addr - base)
+ *   FREE      ADDR: zigzag(addr - last)
+ *   FREE_REF  REF: distance - 1: the address of the distance-th latest
+ *             ALLOC of this chunk (distance <= LK_TRACE_RING)
+ *   SAMPLE    DATA: rss, live bytes, live blocks (thread bits 0: none)
+ *   MARK      DATA: text length, text bytes (no NUL)
+ *   SNAPSHOT  DATA: name length, name bytes
+ * `last` is the last address of the event's thread in the chunk, `base`
+ * the address the coding model (model.h) predicts for the allocation:
+ * the thread's last block of the size class freed by a FREE_REF and not
+ * yet reused, else its last allocation of the class, else `last`. The
+ * thread table holds the 3 threads last seen, most recent first; a used
+ * entry moves to the front, a literal tid enters at the front (the last
+ * entry leaves, its class tables emptied) with last = the chunk's last
+ * address (0 at its start).
+ */
+enum lk_trace_event_stream {
+	LK_EVS_TAG, LK_EVS_TIME, LK_EVS_TID, LK_EVS_STACK,
+	LK_EVS_SIZE, LK_EVS_ADDR, LK_EVS_REF, LK_EVS_DATA,
+	LK_EVS_COUNT
+};
+#define LK_EVS_MAX 64               /* streams a reader accepts */
+
+enum lk_trace_event_kind {
+	LK_EVK_ALLOC = 0,
+	LK_EVK_FREE = 1,
+	LK_EVK_FREE_REF = 2,
+	LK_EVK_SAMPLE = 3,
+	LK_EVK_MARK = 4,
+	LK_EVK_SNAPSHOT = 5,
+};
+#define LK_TAG_KIND(t) ((t) & 7u)
+#define LK_TAG_THREAD(t) (((t) >> 3) & 3u)
+#define LK_TAG_DT(t) ((t) >> 5)
+#define LK_TAG(kind, thread, dt) ((uint8_t)((kind) | (thread) << 3 | (dt) << 5))
+#define LK_TAG_THREAD_LITERAL 3u
+#define LK_TAG_DT_VARINT 7u
+
+#define LK_TRACE_THREADS 3          /* thread table entries */
+#define LK_TRACE_RING 16384u        /* allocations FREE_REF can name */
+#define LK_TRACE_CLASSES 119u       /* size classes (model.h) */
+#define LK_TRACE_TEXT_MAX 4096u     /* bytes of a mark or snapshot name */
+
+/* ---- STACKS payload ----------------------------------------------------
+ * varint id of the first stack; `count` stacks with consecutive ids, each:
+ * varint n (1..LK_TRACE_FRAMES_MAX), then n zigzag varints: frame 0 minus
+ * frame 0 of the previous stack of the chunk (0 for the first), frame i
+ * minus frame i-1. Ids start at 1 and are dense over the file; 0 = none.
+ */
+#define LK_TRACE_FRAMES_MAX 1024u
+
+/* ---- MODULES, SYMBOLS: each record is varint length + body, so later
+ * minor versions may append fields (readers skip what they do not know).
+ * MODULES body: id (dense from 1), time, load bias, path (string),
+ *   build id (string of bytes), n ranges, then per range: start,
+ *   end - start, file offset, prot (PROT_* bits).
+ * SYMBOLS body: address, module id (0 = unknown), n frames (1..16, the
+ *   innermost first), then per frame: flags (bit 0: inlined into the next
+ *   frame), line, offset in module, function, file, module name.
+ * A string is varint (length + 1) then the bytes; 0 means absent.
+ */
+#define LK_TRACE_STRING_MAX 4096u
+#define LK_TRACE_RANGES_MAX 64u
+#define LK_TRACE_INLINE_MAX 16u
+#define LK_TRACE_BUILD_ID_MAX 64u
+
+/* ---- END payload: varints n_events, n_allocs, n_frees, bytes allocated,
+ * n_stacks, n_modules, n_symbols, n_chunks before this one, last time;
+ * later minors may append more. */
+
+/* ---- helpers ---------------------------------------------------------- */
+
+/* CRC-32 (IEEE 802.3, reflected 0xEDB88320, as zlib's crc32()). Start
+ * with crc = 0. */
+uint32_t lk_trace_crc32(uint32_t crc, const void *data, size_t n);
+
+/* Encode h into out (computing the header CRC). */
+void lk_trace_chunk_header_put(uint8_t out[LK_CHUNK_HEADER_SIZE],
+			       const struct lk_chunk_header *h);
+
+/* Decode a chunk header; checks the magic and (if verify) the header CRC.
+ * 0 or LK_EFORMAT (no detail set: the caller knows the offset). */
+int lk_trace_chunk_header_get(const uint8_t in[LK_CHUNK_HEADER_SIZE],
+			      struct lk_chunk_header *h, int verify);
+
+static inline void lk_put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+
+static inline void lk_put_le64(uint8_t *p, uint64_t v)
+{
+	lk_put_le32(p, (uint32_t)v);
+	lk_put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline uint32_t lk_get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t lk_get_le64(const uint8_t *p)
+{
+	return (uint64_t)lk_get_le32(p) | (uint64_t)lk_get_le32(p + 4) << 32;
+}
+
+static inline uint64_t lk_zigzag(uint64_t delta)
+{
+	return (delta << 1) ^ (uint64_t)((int64_t)delta >> 63);
+}
+
+static inline uint64_t lk_unzigzag(uint64_t v)
+{
+	return (v >> 1) ^ (0 - (v & 1));
+}
+
+/* Append a varint at p (room for 10 bytes); returns the new end. */
+static inline uint8_t *lk_put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* Bytes lk_put_varint() writes for v. */
+static inline unsigned lk_varint_len(uint64_t v)
+{
+	unsigned n = 1;
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/* Read a varint from [*pp, end): 0 and *pp advanced, or -1 when it runs
+ * past end or past 64 bits. Non-minimal encodings are accepted. */
+static inline int lk_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	if (end - p >= 8) {
+		/* Branch-free for up to 8 bytes (56 bits), which is nearly every
+		 * varint: mispredicted length loops cost more than the rest of
+		 * an event's decoding. */
+		uint64_t w;
+		memcpy(&w, p, 8);
+		w = le64toh(w);
+		uint64_t stop = ~w & 0x8080808080808080ull;
+		if (stop) {
+			unsigned bits = (unsigned)__builtin_ctzll(stop) + 1;   /* 8, 16 .. 64 */
+			uint64_t x = bits == 64 ? w : w & ((1ull << bits) - 1);
+			x = ((x & 0x7f007f007f007f00ull) >> 1) | (x & 0x007f007f007f007full);
+			x = ((x & 0x3fff00003fff0000ull) >> 2) | (x & 0x00003fff00003fffull);
+			x = ((x & 0x0fffffff00000000ull) >> 4) | (x & 0x000000000fffffffull);
+			*v = x;
+			*pp = p + bits / 8;
+			return 0;
+		}
+	}
+	uint64_t x = 0;
+	for (unsigned shift = 0; shift < 70; shift += 7) {
+		if (p >= end)
+			return -1;
+		uint8_t b = *p++;
+		if (shift == 63 && b > 1)
+			return -1;
+		x |= (uint64_t)(b & 0x7f) << shift;
+		if (b < 0x80) {
+			*v = x;
+			*pp = p;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+#endif

@@ -1,0 +1,690 @@
+/*
+ * reader.c - the streaming trace reader (reader.h; bytes as in format.h).
+ *
+ * Holds the current chunk (stored and decoded buffers, each grown to the
+ * largest chunk seen and never past the format's limits) and fixed tables:
+ * the coding model of the events (model.h, as the writer keeps it) and
+ * scratch space for one record's strings. Every
+ * length is checked against what the record really holds before use; a
+ * failure names the offset of the chunk and the record. Never prints.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "common/error.h"
+#include "trace/format.h"
+#include "trace/model.h"
+#include "trace/reader.h"
+
+struct lk_trace_reader {
+	FILE *f;
+	int flags;
+	struct lk_trace_meta meta;
+	char *cmdline;
+	int err;                  /* sticky error (LK_ETRUNC: retried) */
+	int done;                 /* END delivered */
+
+	uint64_t off;             /* where the next chunk starts */
+	uint64_t good_t;          /* last time of the last complete chunk */
+	uint32_t next_seq;
+	uint8_t *stored, *raw;
+	size_t stored_cap, raw_cap;
+	ZSTD_DCtx *dctx;
+
+	struct lk_chunk_header ch;   /* the chunk being iterated */
+	uint64_t ch_off;
+	const uint8_t *p, *end;
+	uint32_t left, index;
+
+	const uint8_t *sp[LK_EVS_COUNT], *se[LK_EVS_COUNT];   /* EVENTS streams */
+	uint64_t t;               /* EVENTS decoder state */
+	struct lk_trace_model m;
+
+	uint32_t n_stacks, n_modules;
+	uint64_t stk_prev0;
+	struct lk_trace_totals counted, totals;
+
+	uint64_t frames[LK_TRACE_FRAMES_MAX];
+	struct lk_trace_module mod;
+	struct lk_trace_range ranges[LK_TRACE_RANGES_MAX];
+	uint8_t build_id[LK_TRACE_BUILD_ID_MAX + 1];
+	char path[LK_TRACE_STRING_MAX + 1];
+	struct lk_frame_text sym[LK_TRACE_INLINE_MAX];
+	char symstr[3 * LK_TRACE_INLINE_MAX][LK_TRACE_STRING_MAX + 1];
+	char text[LK_TRACE_TEXT_MAX + 1];
+};
+
+static const char *const chunk_names[] = {
+	"", "EVENTS", "STACKS", "MODULES", "SYMBOLS", "END",
+};
+
+/* " (last complete chunk ends at T s)" */
+static const char *good_note(const struct lk_trace_reader *r, char *buf, size_t n)
+{
+	if (r->next_seq == 0)
+		snprintf(buf, n, "no complete chunk");
+	else
+		snprintf(buf, n, "last complete chunk ends at %.3f s",
+			 lk_trace_seconds(&r->meta, r->good_t));
+	return buf;
+}
+
+static int truncated(struct lk_trace_reader *r, uint64_t at)
+{
+	char note[64];
+	r->err = lk_error_set(LK_ETRUNC, "truncated at offset %llu (%s)",
+			      (unsigned long long)at, good_note(r, note, sizeof(note)));
+	return r->err;
+}
+
+static int corrupt_at(struct lk_trace_reader *r, int code, uint64_t at, const char *what)
+{
+	char note[64];
+	r->err = lk_error_set(code, "corrupt trace at offset %llu: %s (%s)",
+			      (unsigned long long)at, what, good_note(r, note, sizeof(note)));
+	return r->err;
+}
+
+/* A bad record of the current chunk. */
+static int bad(struct lk_trace_reader *r, const char *what)
+{
+	char msg[160];
+	snprintf(msg, sizeof(msg), "%s in record %u of the %s chunk %u", what, r->index,
+		 chunk_names[r->ch.type <= LK_CHUNK_END ? r->ch.type : 0], r->ch.seq);
+	return corrupt_at(r, LK_EFORMAT, r->ch_off, msg);
+}
+
+static int io_error(struct lk_trace_reader *r)
+{
+	r->err = lk_error_set(-EIO, "cannot read the trace at offset %llu",
+			      (unsigned long long)r->off);
+	return r->err;
+}
+
+static int grow(uint8_t **b, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 65536;
+	while (n < need)
+		n *= 2;
+	free(*b);
+	*b = malloc(n);
+	*cap = *b ? n : 0;
+	return *b ? 0 : -ENOMEM;
+}
+
+/* ---- header ----------------------------------------------------------- */
+
+static int read_header(struct lk_trace_reader *r)
+{
+	uint8_t h[LK_TRACE_HEADER_FIXED];
+	size_t got = fread(h, 1, sizeof(h), r->f);
+	if (ferror(r->f))
+		return lk_error_set(-EIO, "cannot read the trace header");
+	size_t m = got < LK_TRACE_MAGIC_LEN ? got : LK_TRACE_MAGIC_LEN;
+	if (got == 0 || memcmp(h, LK_TRACE_MAGIC, m) != 0)
+		return lk_error_set(LK_EFORMAT, "not a leakscope trace (no LKTRACE magic)");
+	if (got < 16)
+		return lk_error_set(LK_ETRUNC, "truncated at offset %zu (inside the file header)", got);
+	uint32_t version = lk_get_le32(h + 8), minor = lk_get_le32(h + 12);
+	if (version == 0)
+		return lk_error_set(LK_EFORMAT, "bad trace format version 0");
+	if (version > LK_TRACE_VERSION)
+		return lk_error_set(LK_EVERSION,
+				    "trace format version %u.%u is newer than this leakscope reads "
+				    "(%u.%u): use a newer leakscope", version, minor,
+				    LK_TRACE_VERSION, LK_TRACE_MINOR);
+	if (got < sizeof(h))
+		return lk_error_set(LK_ETRUNC, "truncated at offset %zu (inside the file header)", got);
+	uint32_t H = lk_get_le32(h + 16), L = lk_get_le32(h + 44);
+	if (H < LK_TRACE_HEADER_MIN || H > LK_TRACE_HEADER_MAX || L > LK_TRACE_CMDLINE_MAX ||
+	    L > H - LK_TRACE_HEADER_MIN)
+		return lk_error_set(LK_EFORMAT, "corrupt trace header (size %u, command line %u)", H, L);
+	uint8_t *all = malloc(H);
+	if (!all)
+		return -ENOMEM;
+	memcpy(all, h, sizeof(h));
+	got = fread(all + sizeof(h), 1, H - sizeof(h), r->f);
+	if (got < H - sizeof(h)) {
+		free(all);
+		if (ferror(r->f))
+			return lk_error_set(-EIO, "cannot read the trace header");
+		return lk_error_set(LK_ETRUNC, "truncated at offset %zu (inside the file header)",
+				    sizeof(h) + got);
+	}
+	if (!(r->flags & LK_TRACE_NOVERIFY) &&
+	    lk_get_le32(all + H - 4) != lk_trace_crc32(0, all, H - 4)) {
+		free(all);
+		return lk_error_set(LK_EFORMAT, "corrupt trace header (checksum mismatch)");
+	}
+	r->cmdline = malloc(L + 1);
+	if (!r->cmdline) {
+		free(all);
+		return -ENOMEM;
+	}
+	memcpy(r->cmdline, all + 48, L);
+	r->cmdline[L] = 0;
+	r->meta.version = version;
+	r->meta.minor = minor;
+	r->meta.pid = lk_get_le32(h + 20);
+	r->meta.start_ns = lk_get_le64(h + 24);
+	r->meta.tick_ns = lk_get_le32(h + 32);
+	r->meta.clock_res_ns = lk_get_le32(h + 36);
+	r->meta.cmdline = r->cmdline;
+	r->meta.cmdline_len = L;
+	free(all);
+	if (r->meta.tick_ns == 0)
+		return lk_error_set(LK_EFORMAT, "corrupt trace header (tick of 0 ns)");
+	r->off = H;
+	return 0;
+}
+
+int lk_trace_reader_open(FILE *f, int flags, struct lk_trace_reader **out)
+{
+	*out = NULL;
+	struct lk_trace_reader *r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->f = f;
+	r->flags = flags;
+	r->dctx = ZSTD_createDCtx();
+	int rc = r->dctx ? read_header(r) : -ENOMEM;
+	if (rc) {
+		lk_trace_reader_close(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+const struct lk_trace_meta *lk_trace_reader_meta(const struct lk_trace_reader *r)
+{
+	return &r->meta;
+}
+
+uint64_t lk_trace_reader_good_offset(const struct lk_trace_reader *r)
+{
+	return r->off;
+}
+
+uint64_t lk_trace_reader_good_time(const struct lk_trace_reader *r)
+{
+	return r->good_t;
+}
+
+void lk_trace_reader_close(struct lk_trace_reader *r)
+{
+	if (!r)
+		return;
+	ZSTD_freeDCtx(r->dctx);
+	free(r->stored);
+	free(r->raw);
+	free(r->cmdline);
+	free(r);
+}
+
+/* ---- chunks ----------------------------------------------------------- */
+
+/* Read, check and decode the next chunk into r->p .. r->end. */
+static int load_chunk(struct lk_trace_reader *r)
+{
+	char msg[128];
+	for (;;) {
+		uint8_t hb[LK_CHUNK_HEADER_SIZE];
+		size_t got = fread(hb, 1, sizeof(hb), r->f);
+		if (got < sizeof(hb))
+			return ferror(r->f) ? io_error(r) : truncated(r, r->off + got);
+		struct lk_chunk_header h;
+		int verify = !(r->flags & LK_TRACE_NOVERIFY);
+		if (lk_trace_chunk_header_get(hb, &h, verify))
+			return corrupt_at(r, LK_EFORMAT, r->off, "bad chunk header (magic or checksum)");
+		if (h.seq != r->next_seq) {
+			snprintf(msg, sizeof(msg), "chunk number %u where %u was expected", h.seq, r->next_seq);
+			return corrupt_at(r, LK_EFORMAT, r->off, msg);
+		}
+		if (h.stored_size > LK_CHUNK_STORED_MAX || h.raw_size > LK_CHUNK_RAW_MAX) {
+			snprintf(msg, sizeof(msg), "chunk of %u bytes (%u decoded) is over the limit",
+				 h.stored_size, h.raw_size);
+			return corrupt_at(r, LK_ELIMIT, r->off, msg);
+		}
+		if (h.codec > LK_CODEC_ZSTD || (h.codec == LK_CODEC_STORED && h.stored_size != h.raw_size))
+			return corrupt_at(r, LK_EFORMAT, r->off, "unknown codec or bad sizes");
+		if (h.t_last < h.t_first || h.t_first < r->good_t)
+			return corrupt_at(r, LK_EFORMAT, r->off, "chunk times go backwards");
+		if (grow(&r->stored, &r->stored_cap, h.stored_size ? h.stored_size : 1))
+			return r->err = -ENOMEM;
+		got = fread(r->stored, 1, h.stored_size, r->f);
+		if (got < h.stored_size)
+			return ferror(r->f) ? io_error(r) : truncated(r, r->off + sizeof(hb) + got);
+		if (verify && lk_trace_crc32(0, r->stored, h.stored_size) != h.crc)
+			return corrupt_at(r, LK_EFORMAT, r->off, "chunk checksum mismatch");
+		r->ch = h;
+		r->ch_off = r->off;
+		uint64_t next = r->off + sizeof(hb) + h.stored_size;
+		if (h.type < LK_CHUNK_EVENTS || h.type > LK_CHUNK_END) {
+			if (r->meta.minor <= LK_TRACE_MINOR) {
+				snprintf(msg, sizeof(msg), "unknown chunk type %u", h.type);
+				return corrupt_at(r, LK_EFORMAT, r->off, msg);
+			}
+			r->off = next;            /* a newer minor's addition */
+			r->next_seq++;
+			r->good_t = h.t_last;
+			continue;
+		}
+		if (h.codec == LK_CODEC_STORED) {
+			r->p = r->stored;
+		} else {
+			if (grow(&r->raw, &r->raw_cap, h.raw_size ? h.raw_size : 1))
+				return r->err = -ENOMEM;
+			size_t n = ZSTD_decompressDCtx(r->dctx, r->raw, h.raw_size, r->stored, h.stored_size);
+			if (ZSTD_isError(n) || n != h.raw_size) {
+				snprintf(msg, sizeof(msg), "cannot decompress the chunk (%s)",
+					 ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size");
+				return corrupt_at(r, LK_EFORMAT, r->off, msg);
+			}
+			r->p = r->raw;
+		}
+		r->end = r->p + h.raw_size;
+		r->left = h.count;
+		r->index = 0;
+		r->off = next;
+		r->next_seq++;
+		r->good_t = h.t_last;
+		return 0;
+	}
+}
+
+/* ---- records ---------------------------------------------------------- */
+
+/* Zero a record field by field: memset of the whole struct is a `rep stos`
+ * that costs more than decoding an event. */
+static inline void clear(struct lk_trace_record *rec)
+{
+	rec->type = 0;
+	rec->tid = rec->stack = rec->module_id = 0;
+	rec->t = rec->addr = rec->size = rec->rss = rec->live_bytes = rec->live_blocks = 0;
+	rec->text = NULL;
+	rec->text_len = rec->n_frames = rec->n_symbol = 0;
+	rec->frames = NULL;
+	rec->module = NULL;
+	rec->symbol = NULL;
+	rec->totals = NULL;
+}
+
+#define GET(v) do { if (lk_get_varint(&p, end, &(v))) return bad(r, "bad varint"); } while (0)
+
+/* Next varint of stream i of the EVENTS chunk. */
+#define SGET(i, v) do { \
+	if (lk_get_varint(&r->sp[i], r->se[i], &(v))) return bad(r, "bad varint"); \
+} while (0)
+
+static int next_event(struct lk_trace_reader *r, struct lk_trace_record *rec)
+{
+	uint64_t v;
+	if (r->sp[LK_EVS_TAG] >= r->se[LK_EVS_TAG])
+		return bad(r, "more events than tags");
+	unsigned tag = *r->sp[LK_EVS_TAG]++;
+	unsigned kind = LK_TAG_KIND(tag), tcode = LK_TAG_THREAD(tag);
+	uint64_t dt = LK_TAG_DT(tag);
+	if (dt == LK_TAG_DT_VARINT) {
+		SGET(LK_EVS_TIME, v);
+		dt = v + LK_TAG_DT_VARINT;
+		if (dt < v)
+			return bad(r, "time overflow");
+	}
+	uint64_t t = r->t + dt;
+	if (t < r->t || t > r->ch.t_last)
+		return bad(r, "time past the chunk's last");
+	struct lk_trace_thread *th = NULL;
+	if (kind > LK_EVK_SNAPSHOT)
+		return bad(r, "unknown event kind");
+	if (kind == LK_EVK_SAMPLE) {
+		if (tcode)
+			return bad(r, "sample with a thread");
+	} else if (tcode == LK_TAG_THREAD_LITERAL) {
+		SGET(LK_EVS_TID, v);
+		if (v > UINT32_MAX)
+			return bad(r, "thread id out of range");
+		th = lk_trace_model_enter(&r->m, (uint32_t)v);
+	} else {
+		if ((int)tcode >= r->m.n_thr)
+			return bad(r, "thread table entry not set");
+		th = lk_trace_model_use(&r->m, (int)tcode);
+	}
+	clear(rec);
+	rec->t = t;
+	switch (kind) {
+	case LK_EVK_ALLOC: {
+		uint64_t stack;
+		SGET(LK_EVS_STACK, stack);
+		SGET(LK_EVS_SIZE, rec->size);
+		SGET(LK_EVS_ADDR, v);
+		if (stack > r->n_stacks)
+			return bad(r, "stack id out of range");
+		unsigned c = lk_trace_class(rec->size);
+		rec->type = LK_TRACE_ALLOC;
+		rec->stack = (uint32_t)stack;
+		rec->addr = lk_trace_model_alloc_base(&r->m, th, c) + lk_unzigzag(v);
+		lk_trace_model_alloc(&r->m, th, c, rec->addr, rec->size);
+		r->counted.allocs++;
+		r->counted.bytes_allocated += rec->size;
+		break;
+	}
+	case LK_EVK_FREE:
+		SGET(LK_EVS_ADDR, v);
+		rec->type = LK_TRACE_FREE;
+		rec->addr = th->last + lk_unzigzag(v);
+		lk_trace_model_free(&r->m, th, rec->addr);
+		r->counted.frees++;
+		break;
+	case LK_EVK_FREE_REF:
+		SGET(LK_EVS_REF, v);
+		if (v >= lk_trace_model_ring_have(&r->m))
+			return bad(r, "reference to an allocation not in the ring");
+		rec->type = LK_TRACE_FREE;
+		rec->addr = lk_trace_model_free_ref(&r->m, th, v + 1);
+		r->counted.frees++;
+		break;
+	case LK_EVK_SAMPLE:
+		rec->type = LK_TRACE_SAMPLE;
+		SGET(LK_EVS_DATA, rec->rss);
+		SGET(LK_EVS_DATA, rec->live_bytes);
+		SGET(LK_EVS_DATA, rec->live_blocks);
+		break;
+	default: { /* MARK, SNAPSHOT */
+		SGET(LK_EVS_DATA, v);
+		const uint8_t *d = r->sp[LK_EVS_DATA];
+		if (v > LK_TRACE_TEXT_MAX || v > (uint64_t)(r->se[LK_EVS_DATA] - d))
+			return bad(r, "text too long");
+		rec->type = kind == LK_EVK_MARK ? LK_TRACE_MARK : LK_TRACE_SNAPSHOT;
+		memcpy(r->text, d, v);
+		r->text[v] = 0;
+		r->sp[LK_EVS_DATA] = d + v;
+		rec->text = r->text;
+		rec->text_len = (size_t)v;
+		break;
+	}
+	}
+	if (th)
+		rec->tid = th->tid;
+	r->t = t;
+	r->counted.events++;
+	return 1;
+}
+
+/* The stream directory of an EVENTS chunk. */
+static int open_streams(struct lk_trace_reader *r)
+{
+	const uint8_t *p = r->p, *end = r->end;
+	uint64_t n, len[LK_EVS_MAX];
+	GET(n);
+	if (n < LK_EVS_COUNT || n > LK_EVS_MAX)
+		return bad(r, "bad number of streams");
+	for (uint64_t i = 0; i < n; i++) {
+		GET(len[i]);
+		if (len[i] > (uint64_t)(end - p))
+			return bad(r, "stream longer than its chunk");
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		if (len[i] > (uint64_t)(end - p))
+			return bad(r, "stream longer than its chunk");
+		if (i < LK_EVS_COUNT) {
+			r->sp[i] = p;
+			r->se[i] = p + len[i];
+		}
+		p += len[i];
+	}
+	r->p = p;   /* what the streams leave is checked as trailing bytes */
+	r->t = r->ch.t_first;
+	lk_trace_model_reset(&r->m);
+	return 0;
+}
+
+/* At the end of an EVENTS chunk: every stream used up, times agree. */
+static int close_streams(struct lk_trace_reader *r)
+{
+	for (int i = 0; i < LK_EVS_COUNT; i++)
+		if (r->sp[i] != r->se[i])
+			return bad(r, "stream not used up by the events");
+	if (r->t != r->ch.t_last)
+		return bad(r, "last event time differs from the chunk's");
+	return 0;
+}
+
+static int next_stack(struct lk_trace_reader *r, struct lk_trace_record *rec)
+{
+	const uint8_t *p = r->p, *end = r->end;
+	uint64_t n, v;
+	GET(n);
+	if (n < 1 || n > LK_TRACE_FRAMES_MAX)
+		return bad(r, "bad number of frames");
+	GET(v);
+	r->frames[0] = r->stk_prev0 + lk_unzigzag(v);
+	for (uint64_t i = 1; i < n; i++) {
+		GET(v);
+		r->frames[i] = r->frames[i - 1] + lk_unzigzag(v);
+	}
+	r->stk_prev0 = r->frames[0];
+	r->p = p;
+	clear(rec);
+	rec->type = LK_TRACE_STACK;
+	rec->stack = ++r->n_stacks;
+	rec->frames = r->frames;
+	rec->n_frames = (size_t)n;
+	return 1;
+}
+
+/* A string field: NULL (absent) or a NUL-terminated copy in dst. */
+static int get_str(const uint8_t **pp, const uint8_t *end, char *dst, size_t max,
+		   const char **out, size_t *len)
+{
+	uint64_t v;
+	if (lk_get_varint(pp, end, &v))
+		return -1;
+	if (v == 0) {
+		*out = NULL;
+		if (len)
+			*len = 0;
+		return 0;
+	}
+	v--;
+	if (v > max || v > (uint64_t)(end - *pp))
+		return -1;
+	memcpy(dst, *pp, v);
+	dst[v] = 0;
+	*pp += v;
+	*out = dst;
+	if (len)
+		*len = (size_t)v;
+	return 0;
+}
+
+/* The body [*body, *bend) of a length-prefixed record. */
+static int record_body(struct lk_trace_reader *r, const uint8_t **body, const uint8_t **bend)
+{
+	const uint8_t *p = r->p, *end = r->end;
+	uint64_t n;
+	GET(n);
+	if (n > (uint64_t)(end - p))
+		return bad(r, "record longer than its chunk");
+	*body = p;
+	*bend = p + n;
+	r->p = p + n;     /* fields a newer minor appended are skipped */
+	return 0;
+}
+
+static int next_module(struct lk_trace_reader *r, struct lk_trace_record *rec)
+{
+	const uint8_t *p, *end;
+	int rc = record_body(r, &p, &end);
+	if (rc)
+		return rc;
+	struct lk_trace_module *m = &r->mod;
+	uint64_t id, n, v;
+	memset(m, 0, sizeof(*m));
+	GET(id);
+	if (id != (uint64_t)r->n_modules + 1)
+		return bad(r, "module id out of order");
+	GET(m->t);
+	GET(m->load_bias);
+	if (get_str(&p, end, r->path, LK_TRACE_STRING_MAX, &m->path, NULL))
+		return bad(r, "bad module path");
+	const char *bid;
+	if (get_str(&p, end, (char *)r->build_id, LK_TRACE_BUILD_ID_MAX, &bid, &m->build_id_len))
+		return bad(r, "bad build id");
+	m->build_id = bid ? r->build_id : NULL;
+	GET(n);
+	if (n > LK_TRACE_RANGES_MAX)
+		return bad(r, "too many ranges");
+	for (uint64_t i = 0; i < n; i++) {
+		struct lk_trace_range *g = &r->ranges[i];
+		GET(g->start);
+		GET(v);
+		g->end = g->start + v;
+		if (g->end < g->start)
+			return bad(r, "range past the address space");
+		GET(g->file_offset);
+		GET(v);
+		if (v > UINT32_MAX)
+			return bad(r, "bad range protection");
+		g->prot = (uint32_t)v;
+	}
+	m->id = (uint32_t)id;
+	m->ranges = r->ranges;
+	m->n_ranges = (size_t)n;
+	r->n_modules++;
+	clear(rec);
+	rec->type = LK_TRACE_MODULE;
+	rec->t = m->t;
+	rec->module = m;
+	return 1;
+}
+
+static int next_symbol(struct lk_trace_reader *r, struct lk_trace_record *rec)
+{
+	const uint8_t *p, *end;
+	int rc = record_body(r, &p, &end);
+	if (rc)
+		return rc;
+	uint64_t addr, module, n, v;
+	GET(addr);
+	GET(module);
+	GET(n);
+	if (module > r->n_modules)
+		return bad(r, "module id out of range");
+	if (n < 1 || n > LK_TRACE_INLINE_MAX)
+		return bad(r, "bad number of frames");
+	for (uint64_t i = 0; i < n; i++) {
+		struct lk_frame_text *f = &r->sym[i];
+		const char *s;
+		GET(v);
+		f->inlined = (int)(v & 1);
+		GET(v);
+		if (v > INT_MAX)
+			return bad(r, "line out of range");
+		f->line = (int)v;
+		GET(f->offset);
+		char **dst[3] = {&f->function, &f->file, &f->module};
+		for (int k = 0; k < 3; k++) {
+			if (get_str(&p, end, r->symstr[3 * i + (uint64_t)k], LK_TRACE_STRING_MAX, &s, NULL))
+				return bad(r, "bad symbol string");
+			*dst[k] = (char *)s;
+		}
+	}
+	r->counted.symbols++;
+	clear(rec);
+	rec->type = LK_TRACE_SYMBOL;
+	rec->addr = addr;
+	rec->module_id = (uint32_t)module;
+	rec->symbol = r->sym;
+	rec->n_symbol = (size_t)n;
+	return 1;
+}
+
+static int read_end(struct lk_trace_reader *r, struct lk_trace_record *rec)
+{
+	const uint8_t *p = r->p, *end = r->end;
+	struct lk_trace_totals *t = &r->totals;
+	uint64_t *f[] = {&t->events, &t->allocs, &t->frees, &t->bytes_allocated, &t->stacks,
+			 &t->modules, &t->symbols, &t->chunks, &t->t_last};
+	if (r->ch.count != 1)
+		return bad(r, "end marker count is not 1");
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		GET(*f[i]);
+	r->p = end;   /* a newer minor may append totals */
+	const struct lk_trace_totals *c = &r->counted;
+	if (t->events != c->events || t->allocs != c->allocs || t->frees != c->frees ||
+	    t->bytes_allocated != c->bytes_allocated || t->stacks != r->n_stacks ||
+	    t->modules != r->n_modules || t->symbols != c->symbols || t->chunks != r->ch.seq)
+		return bad(r, "end marker totals disagree with the records");
+	clear(rec);
+	rec->type = LK_TRACE_END;
+	rec->t = t->t_last;
+	rec->totals = t;
+	r->done = 1;
+	return 1;
+}
+
+int lk_trace_reader_next(struct lk_trace_reader *r, struct lk_trace_record *rec)
+{
+	if (r->done)
+		return 0;
+	if (r->err) {
+		/* Follow mode: the file may have grown since. */
+		if (r->err != LK_ETRUNC)
+			return r->err;
+		clearerr(r->f);
+		if (fseeko(r->f, (off_t)r->off, SEEK_SET) != 0)
+			return r->err;
+		r->err = 0;
+	}
+	int rc;
+	while (r->left == 0) {
+		if (r->p != r->end)
+			return bad(r, "bytes after the last record");
+		rc = load_chunk(r);
+		if (rc)
+			return rc;
+		switch (r->ch.type) {
+		case LK_CHUNK_EVENTS:
+			if ((rc = open_streams(r)) != 0)
+				return rc;
+			if (r->left == 0 && (rc = close_streams(r)) != 0)
+				return rc;
+			break;
+		case LK_CHUNK_STACKS: {
+			uint64_t first;
+			const uint8_t *p = r->p, *end = r->end;
+			GET(first);
+			if (r->left && first != (uint64_t)r->n_stacks + 1)
+				return bad(r, "stack ids not consecutive");
+			r->p = p;
+			r->stk_prev0 = 0;
+			break;
+		}
+		case LK_CHUNK_END:
+			return read_end(r, rec);
+		}
+	}
+	switch (r->ch.type) {
+	case LK_CHUNK_EVENTS: rc = next_event(r, rec); break;
+	case LK_CHUNK_STACKS: rc = next_stack(r, rec); break;
+	case LK_CHUNK_MODULES: rc = next_module(r, rec); break;
+	default: rc = next_symbol(r, rec); break;
+	}
+	if (rc < 0)
+		return rc;
+	r->index++;
+	if (--r->left == 0) {
+		if (r->p != r->end)
+			return bad(r, "bytes after the last record");
+		int e = r->ch.type == LK_CHUNK_EVENTS ? close_streams(r) : 0;
+		if (e)
+			return e;
+	}
+	return rc;
+}

@@ -1,0 +1,55 @@
+/*
+ * reader.h - streaming reader of leakscope traces (docs/trace-format.md).
+ *
+ * An iterator: lk_trace_reader_open() reads the file header, then each
+ * lk_trace_reader_next() yields one record in file order. The reader holds
+ * one chunk at a time (at most LK_CHUNK_RAW_MAX decoded bytes, 1 MiB from
+ * our writer) plus fixed tables, whatever the length of the trace.
+ *
+ * Never trusts the file: CRCs of the header, of every chunk header and
+ * payload; sizes against the limits; chunk sequence numbers; every varint,
+ * string and count against the end of its record; stack and module ids
+ * against those defined; thread-table and ring references; the end
+ * marker's totals. Chunk types it does not know are skipped by their size
+ * when the file's minor version is newer than the reader's, and are an
+ * error otherwise. A file of a newer major version is refused.
+ *
+ * Truncation (a writer that crashed, or is still writing) stops the
+ * records at the end of the last complete chunk with LK_ETRUNC and the
+ * detail "truncated at offset N (last complete chunk ends at T s)". Calling
+ * lk_trace_reader_next() again tries again from there: a file that grew in
+ * the meantime goes on being read (follow mode). Any other error is sticky.
+ */
+#ifndef LK_TRACE_READER_H
+#define LK_TRACE_READER_H
+
+#include <stdio.h>
+
+#include "trace/record.h"
+
+struct lk_trace_reader;
+
+enum {
+	LK_TRACE_NOVERIFY = 1,   /* skip CRC checks (fuzzing); all else is checked */
+};
+
+/* Read the header of f (positioned at the start of the trace). f stays the
+ * caller's. LK_EFORMAT: not a trace or damaged header; LK_EVERSION: newer
+ * major version; LK_ETRUNC: the file ends inside the header; -ENOMEM, -EIO. */
+int lk_trace_reader_open(FILE *f, int flags, struct lk_trace_reader **out);
+
+/* The header. Strings belong to the reader. */
+const struct lk_trace_meta *lk_trace_reader_meta(const struct lk_trace_reader *r);
+
+/* Next record: 1 with *rec filled, 0 after the END record, or a negative
+ * code: LK_ETRUNC (see above), LK_EFORMAT (damage, with the offset in the
+ * detail), LK_ELIMIT (a chunk larger than the reader accepts), -EIO. */
+int lk_trace_reader_next(struct lk_trace_reader *r, struct lk_trace_record *rec);
+
+/* File offset where the last complete chunk ends, and its last time. */
+uint64_t lk_trace_reader_good_offset(const struct lk_trace_reader *r);
+uint64_t lk_trace_reader_good_time(const struct lk_trace_reader *r);
+
+void lk_trace_reader_close(struct lk_trace_reader *r);
+
+#endif
