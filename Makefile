@@ -3,7 +3,7 @@
 #
 # Sources are discovered per folder, so adding a file needs no edit here:
 #   src/preload/*.c          -> libleakscope.so (the interposer, in the target)
-#   src/{common,collector,analyze,eventlog,report}/*.c -> libcore.a
+#   src/{common,collector,analyze,eventlog,trace,report}/*.c -> libcore.a
 #   src/cli/*.c + libcore.a  -> leakscope
 # SAN=1 builds the collector and readers with ASan+UBSan into build-san/.
 
