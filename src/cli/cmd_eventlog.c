@@ -17,15 +17,7 @@
 #include "eventlog/profile.h"
 #include "report/timeline_report.h"
 
-#if __has_include("report/html.h")
 #include "report/html.h"
-#define HTML_WRITER lk_timeline_write_html
-#else
-/* The HTML renderer lives in another file of the project; until it is
- * linked in, the weak reference is NULL and html output says so. */
-int lk_timeline_write_html(const struct lk_timeline *tl, FILE *out) __attribute__((weak));
-#define HTML_WRITER lk_timeline_write_html
-#endif
 
 int cmd_eventlog(int argc, char **argv);
 
@@ -225,11 +217,6 @@ int cmd_eventlog(int argc, char **argv)
 	}
 	if (!input)
 		return usage_error("%s", "no eventlog given");
-	if (fmt == FMT_HTML && !HTML_WRITER) {
-		fprintf(stderr, "leakscope: html output is not built into this leakscope; "
-			"use --format text or json\n");
-		return 1;
-	}
 
 	struct lk_timeline tl;
 	if (load(input, &opt, &tl))
@@ -247,7 +234,7 @@ int cmd_eventlog(int argc, char **argv)
 	if (out) {
 		int rc = fmt == FMT_JSON ? lk_timeline_write_json(&tl, out)
 		       : fmt == FMT_TEXT ? lk_timeline_write_text(&tl, out, top)
-					 : HTML_WRITER(&tl, out);
+					 : lk_timeline_write_html(&tl, out);
 		status = close_out(out, out_path, rc);
 		if (status == 0 && html_path)
 			fprintf(stderr, "leakscope: wrote %s\n", html_path);

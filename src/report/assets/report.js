@@ -1,0 +1,544 @@
+/*
+ * report.js - draws a leakscope HTML report from the JSON in #data.
+ *
+ * Plain JavaScript, inline SVG, no libraries and no network: the page must
+ * work from a file on a machine without internet. The data was already
+ * reduced by the writer (src/report/html.c): at most ~1000 points per chart
+ * series, the top bands one by one plus OTHER, a 60-point sparkline per band.
+ */
+(function () {
+  'use strict';
+  var t_start = (window.performance && performance.now()) || 0;
+  var D = JSON.parse(document.getElementById('data').textContent);
+  var app = document.getElementById('app');
+  var SVGNS = 'http://www.w3.org/2000/svg';
+  var PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948',
+    '#b07aa1', '#ff9da7', '#9c755f', '#5f9ed1', '#d37295', '#8cd17d', '#b6992d',
+    '#499894', '#86bcb6'];
+  var OTHER_COLOR = '#bab0ac';
+  var SERIES_COLORS = { 'heap size': '#1f6feb', 'live bytes': '#2da44e',
+    'blocks size': '#cf222e', 'rss': '#8250df' };
+
+  /* ---- formatting ---- */
+  function esc(s) {
+    return String(s == null ? '' : s).replace(/[&<>"']/g, function (c) {
+      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
+    });
+  }
+  function sig3(x) {
+    var a = Math.abs(x);
+    return a >= 100 ? x.toFixed(0) : a >= 10 ? x.toFixed(1) : x.toFixed(2);
+  }
+  var UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  function fmtBytes(v) {
+    if (v == null || !isFinite(v)) return '\u2013';
+    var a = Math.abs(v), i = 0;
+    while (a >= 1024 && i < UNITS.length - 1) { a /= 1024; i++; }
+    if (i === 0) return Math.round(v) + ' B';
+    return sig3(v < 0 ? -a : a) + ' ' + UNITS[i];
+  }
+  function fmtTime(s) {
+    if (s == null || !isFinite(s)) return '\u2013';
+    var a = Math.abs(s);
+    if (a === 0) return '0 s';
+    if (a < 1e-3) return sig3(s * 1e6) + ' \u00b5s';
+    if (a < 1) return sig3(s * 1e3) + ' ms';
+    if (a < 120) return sig3(s) + ' s';
+    if (a < 7200) return Math.floor(s / 60) + ' min ' + Math.round(s % 60) + ' s';
+    return Math.floor(s / 3600) + ' h ' + Math.round((s % 3600) / 60) + ' min';
+  }
+  function fmtRate(v) { return v == null || !isFinite(v) ? '\u2013' : fmtBytes(v) + '/s'; }
+  function fmtByteSec(v) { return v == null || !isFinite(v) ? '\u2013' : fmtBytes(v) + '\u00b7s'; }
+  function fmtPct(v) { return v == null || !isFinite(v) ? '\u2013' : (v >= 10 || v === 0 ? v.toFixed(0) : v.toFixed(1)) + '%'; }
+  function fmtFit(v) { return v == null || !isFinite(v) ? '\u2013' : v.toFixed(3); }
+
+  /* nice tick step for range/n: 1, 2 or 5 times a power of ten */
+  function niceStep(raw) {
+    if (!(raw > 0)) return 1;
+    var p = Math.pow(10, Math.floor(Math.log(raw) / Math.LN10)), m = raw / p;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+  }
+  /* byte ticks land on round numbers of the unit the maximum is shown in */
+  function byteStep(max, n) {
+    var unit = 1;
+    while (max / unit >= 1024) unit *= 1024;
+    return niceStep(max / unit / n) * unit;
+  }
+  function ticks(lo, hi, step) {
+    var out = [], v = Math.ceil(lo / step - 1e-9) * step;
+    for (; v <= hi + step * 1e-9 && out.length < 50; v += step) out.push(v);
+    return out;
+  }
+
+  function h(tag, attrs, html) {
+    var e = document.createElement(tag);
+    if (attrs) for (var k in attrs) if (attrs.hasOwnProperty(k)) e.setAttribute(k, attrs[k]);
+    if (html != null) e.innerHTML = html;
+    return e;
+  }
+  function bsearch(xs, x) { /* index of the element of xs nearest to x */
+    var lo = 0, hi = xs.length - 1;
+    if (hi < 0) return -1;
+    while (hi - lo > 1) {
+      var mid = (lo + hi) >> 1;
+      if (xs[mid] <= x) lo = mid; else hi = mid;
+    }
+    return Math.abs(xs[hi] - x) < Math.abs(xs[lo] - x) ? hi : lo;
+  }
+
+  /* ---- bands: what is charted ---- */
+  var chart = D.chart || { t: [], bands: [], other: null, total: [], top: 0 };
+  var layers = [];      /* top bands, then OTHER: {name, color, ys, band, on, hay} */
+  chart.bands.forEach(function (ys, i) {
+    var b = D.bands[i];
+    layers.push({ name: b.label, color: PALETTE[i % PALETTE.length], ys: ys, band: i, on: true,
+      peak: b.s[1], hay: (b.label + ' ' + b.id + ' ' + (b.d || []).join(' ')).toLowerCase() });
+  });
+  if (chart.other) {
+    var nOther = D.bands.length - chart.bands.length;
+    var omax = 0;
+    chart.other.forEach(function (v) { if (v > omax) omax = v; });
+    layers.push({ name: 'OTHER (' + nOther + ' bands)', color: OTHER_COLOR, ys: chart.other,
+      band: -1, on: true, peak: omax, hay: 'other' });
+  }
+  var bandFilter = '';
+  function shown() {
+    return layers.filter(function (l) {
+      return l.on && (!bandFilter || l.hay.indexOf(bandFilter) >= 0);
+    });
+  }
+
+  /* ---- charts ---- */
+  var HEIGHT = 400;
+  /*
+   * drawChart(host, cfg): cfg.layers [{name, color, xs, ys}], cfg.stacked,
+   * cfg.yMax (fixed, e.g. 100 for percentages) or computed, cfg.yFmt,
+   * cfg.yStep(max) for ticks, cfg.tipFmt for tooltip values, cfg.total.
+   */
+  function drawChart(host, cfg) {
+    var W = Math.max(host.clientWidth || 0, 360), H = HEIGHT;
+    var x0 = D.t0, x1 = D.t1 > D.t0 ? D.t1 : D.t0 + 1;
+    var ls = cfg.layers;
+    host.innerHTML = '';
+    /* marker labels: placed greedily in up to 3 rows above the plot */
+    var marks = (D.markers || []).filter(function (m) { return m[0] >= x0 && m[0] <= x1; });
+    var ML = 78, MR = 18, MB = 34;
+    var pw = W - ML - MR;
+    function X(t) { return ML + (t - x0) / (x1 - x0) * pw; }
+    var rowEnd = [-1e9, -1e9, -1e9], placed = [];
+    marks.forEach(function (m) {
+      var text = m[1].length > 40 ? m[1].slice(0, 39) + '\u2026' : m[1];
+      var x = X(m[0]), w = text.length * 6.6 + 6, anchorEnd = x + w > W - 4;
+      var from = anchorEnd ? x - w : x, row = -1;
+      for (var r = 0; r < rowEnd.length; r++) if (rowEnd[r] < from) { row = r; break; }
+      if (row >= 0) rowEnd[row] = from + w + 6;
+      placed.push({ x: x, text: text, full: m[1], t: m[0], row: row, end: anchorEnd });
+    });
+    var nrows = 0;
+    placed.forEach(function (p) { if (p.row + 1 > nrows) nrows = p.row + 1; });
+    var MT = 12 + nrows * 14;
+    var ph = H - MT - MB;
+
+    var ymax = cfg.yMax, cum = null, n = ls.length ? ls[0].ys.length : 0;
+    if (cfg.stacked) {
+      cum = [];
+      var acc = new Array(n).fill(0);
+      ls.forEach(function (l) {
+        var lo = acc.slice();
+        for (var i = 0; i < n; i++) acc[i] += (l.ys[i] || 0);
+        cum.push({ lo: lo, hi: acc.slice() });
+      });
+      if (ymax == null) { ymax = 0; acc.forEach(function (v) { if (v > ymax) ymax = v; }); }
+    } else if (ymax == null) {
+      ymax = 0;
+      ls.forEach(function (l) { l.ys.forEach(function (v) { if (v > ymax) ymax = v; }); });
+    }
+    if (!(ymax > 0)) ymax = 1;
+    var step = cfg.yStep ? cfg.yStep(ymax) : niceStep(ymax / 5);
+    var yTop = Math.max(ymax, Math.ceil(ymax / step - 1e-9) * step);
+    function Y(v) { return MT + ph - v / yTop * ph; }
+
+    var s = ['<svg xmlns="' + SVGNS + '" viewBox="0 0 ' + W + ' ' + H + '" height="' + H +
+      '" role="img" aria-label="' + esc(cfg.label) + '">'];
+    s.push('<g class="axis">');
+    ticks(0, yTop, step).forEach(function (v) {
+      var y = Y(v).toFixed(1);
+      s.push('<line class="grid" x1="' + ML + '" x2="' + (ML + pw) + '" y1="' + y + '" y2="' + y + '"/>');
+      s.push('<text x="' + (ML - 6) + '" y="' + y + '" dy="0.32em" text-anchor="end">' + esc(cfg.yFmt(v)) + '</text>');
+    });
+    var nxt = Math.max(2, Math.floor(pw / 90));
+    ticks(x0, x1, niceStep((x1 - x0) / nxt)).forEach(function (t) {
+      var x = X(t).toFixed(1);
+      s.push('<line class="grid" x1="' + x + '" x2="' + x + '" y1="' + MT + '" y2="' + (MT + ph) + '"/>');
+      s.push('<text x="' + x + '" y="' + (MT + ph + 16) + '" text-anchor="middle">' + esc(fmtTime(t)) + '</text>');
+    });
+    s.push('<text x="' + (ML + pw) + '" y="' + (H - 2) + '" text-anchor="end">time</text></g>');
+
+    if (!ls.length || !n) {
+      s.push('<text class="empty" x="' + (ML + pw / 2) + '" y="' + (MT + ph / 2) +
+        '" text-anchor="middle">' + (D.nSamples ? 'no band selected' : 'no samples in this profile') + '</text>');
+    }
+    ls.forEach(function (l, k) {
+      var xs = l.xs, d = [], i;
+      if (cfg.stacked) {
+        var c = cum[k];
+        for (i = 0; i < n; i++) d.push((i ? 'L' : 'M') + X(xs[i]).toFixed(1) + ',' + Y(c.hi[i]).toFixed(1));
+        for (i = n - 1; i >= 0; i--) d.push('L' + X(xs[i]).toFixed(1) + ',' + Y(c.lo[i]).toFixed(1));
+        s.push('<path class="layer" data-name="' + esc(l.name) + '" fill="' + l.color +
+          '" fill-opacity="0.88" stroke="' + l.color + '" stroke-width="0.5" d="' + d.join('') + 'Z"/>');
+      } else {
+        for (i = 0; i < l.ys.length; i++) d.push((i ? 'L' : 'M') + X(xs[i]).toFixed(1) + ',' + Y(l.ys[i] || 0).toFixed(1));
+        s.push('<path class="layer" data-name="' + esc(l.name) + '" fill="none" stroke="' + l.color +
+          '" stroke-width="1.8" stroke-linejoin="round" d="' + d.join('') + '"/>');
+      }
+    });
+    s.push('<rect class="frame" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '"/>');
+    placed.forEach(function (p) {
+      var x = p.x.toFixed(1);
+      s.push('<g class="marker"><title>' + esc(fmtTime(p.t) + ': ' + p.full) + '</title>' +
+        '<line x1="' + x + '" x2="' + x + '" y1="' + (p.row >= 0 ? 12 + p.row * 14 - 9 : MT) + '" y2="' + (MT + ph) + '"/>');
+      if (p.row >= 0)
+        s.push('<text x="' + (p.end ? p.x - 4 : p.x + 4).toFixed(1) + '" y="' + (12 + p.row * 14) +
+          '" text-anchor="' + (p.end ? 'end' : 'start') + '">' + esc(p.text) + '</text>');
+      s.push('</g>');
+    });
+    s.push('<line class="hover" x1="0" x2="0" y1="' + MT + '" y2="' + (MT + ph) + '" visibility="hidden"/>');
+    s.push('<rect class="overlay" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '" fill="transparent"/>');
+    s.push('</svg>');
+    host.innerHTML = s.join('');
+    var tip = h('div', { 'class': 'tip' });
+    host.appendChild(tip);
+
+    var svg = host.firstChild, hover = svg.querySelector('.hover'), overlay = svg.querySelector('.overlay');
+    function leave() { tip.style.display = 'none'; hover.setAttribute('visibility', 'hidden'); }
+    overlay.addEventListener('mouseleave', leave);
+    overlay.addEventListener('mousemove', function (ev) {
+      if (!ls.length || !n) return;
+      var r = svg.getBoundingClientRect(), scale = W / r.width;
+      var px = (ev.clientX - r.left) * scale, t = x0 + (px - ML) / pw * (x1 - x0);
+      var rows = [], tt = null;
+      ls.forEach(function (l) {
+        var i = bsearch(l.xs, t);
+        if (i < 0) return;
+        if (tt == null) tt = l.xs[i];
+        rows.push({ l: l, v: l.ys[i], i: i });
+      });
+      if (tt == null) return leave();
+      var hx = X(tt).toFixed(1);
+      hover.setAttribute('x1', hx); hover.setAttribute('x2', hx); hover.setAttribute('visibility', 'visible');
+      if (cfg.stacked) rows.reverse(); /* top of the stack first, as drawn */
+      var tot = 0;
+      rows.forEach(function (r) { tot += r.v || 0; });
+      var html = '<div class="t">' + esc(fmtTime(tt)) + '</div><table>';
+      rows.slice(0, 18).forEach(function (r) {
+        html += '<tr><td><span class="sw" style="background:' + r.l.color + '"></span></td><td class="n">' +
+          esc(r.l.name) + '</td><td class="v">' + esc(cfg.tipFmt(r.v, r.l, r.i)) + '</td></tr>';
+      });
+      if (rows.length > 18) html += '<tr><td></td><td class="n">\u2026 ' + (rows.length - 18) + ' more</td><td></td></tr>';
+      if (cfg.stacked && cfg.showTotal)
+        html += '<tr><td></td><td class="n"><b>total shown</b></td><td class="v"><b>' + esc(cfg.tipFmt(tot)) + '</b></td></tr>';
+      html += '</table>';
+      var near = (D.markers || []).filter(function (m) { return Math.abs(X(m[0]) - X(tt)) < 6; });
+      near.slice(0, 3).forEach(function (m) { html += '<div class="mk">\u25C6 ' + esc(m[1]) + '</div>'; });
+      tip.innerHTML = html;
+      tip.style.display = 'block';
+      var hr = host.getBoundingClientRect();
+      var left = ev.clientX - hr.left + 16, tw = tip.offsetWidth;
+      if (left + tw > hr.width) left = ev.clientX - hr.left - tw - 16;
+      tip.style.left = Math.max(0, left) + 'px';
+      tip.style.top = Math.max(0, ev.clientY - hr.top - 10) + 'px';
+    });
+  }
+
+  /* ---- page skeleton ---- */
+  document.getElementById('title').insertAdjacentHTML('beforeend', '<span class="brand">leakscope heap profile</span>');
+  var head = document.getElementById('head');
+  var meta = '<dl class="meta">';
+  (D.meta || []).forEach(function (kv) { meta += '<div><dt>' + esc(kv[0]) + '</dt><dd title="' + esc(kv[1]) + '">' + esc(kv[1]) + '</dd></div>'; });
+  meta += '<div><dt>samples</dt><dd>' + D.nSamples + '</dd></div>';
+  meta += '<div><dt>duration</dt><dd>' + esc(fmtTime(D.t1 - D.t0)) + '</dd></div>';
+  meta += '<div><dt>bands</dt><dd>' + D.nBands + '</dd></div></dl>';
+  head.insertAdjacentHTML('beforeend', meta);
+  if (D.warnings && D.warnings.length) {
+    var w = '<div class="warnings" role="alert"><strong>\u26A0 ' + D.warnings.length +
+      (D.warnings.length === 1 ? ' warning' : ' warnings') + ' while reading this profile</strong><ul>';
+    D.warnings.forEach(function (x) { w += '<li>' + esc(x) + '</li>'; });
+    head.insertAdjacentHTML('beforeend', w + '</ul></div>');
+  }
+  app.innerHTML = '';
+
+  var panes = [];
+  var hasSeries = D.series && D.series.some(function (s) { return s.t.length > 0; });
+  if (hasSeries) panes.push({ id: 'heap', title: 'Heap', help: 'Memory of the whole program over time: heap size, live bytes and blocks size as reported by the runtime (or the process RSS). Hover for values; dashed red lines are markers.' });
+  panes.push({ id: 'area', title: 'Area chart', help: 'Live bytes of the ' + chart.bands.length + ' largest bands (by integrated size), stacked; everything else is summed as OTHER. Untick a band in the legend, or filter by name, to leave it out.' });
+  panes.push({ id: 'norm', title: 'Normalised', help: 'Each band as a percentage of the total of the shown bands at each sample time.' });
+  panes.push({ id: 'line', title: 'Line chart', help: 'Each band relative to its own maximum (100%). A line that keeps climbing is a band that grows slowly \u2014 a leak candidate even when it is small.' });
+  panes.push({ id: 'table', title: 'Detailed', help: 'Every band with its statistics. Click a column header to sort (Slope: fastest-growing first), type to search labels' + (D.detailColumns.length ? ' and ' + esc(D.detailColumns.join(', ')) : '') + '.' });
+
+  var nav = h('nav', { 'class': 'tabs', role: 'tablist' });
+  app.appendChild(nav);
+  panes.forEach(function (p) {
+    p.btn = h('button', { role: 'tab', id: 'tab-' + p.id, 'aria-selected': 'false', 'data-pane': p.id }, esc(p.title));
+    nav.appendChild(p.btn);
+    p.sec = h('section', { 'class': 'pane', id: 'pane-' + p.id, role: 'tabpanel', 'aria-labelledby': 'tab-' + p.id },
+      '<p class="help">' + p.help + '</p>');
+    app.appendChild(p.sec);
+    p.btn.addEventListener('click', function () { show(p.id); });
+  });
+  var current = null;
+  function show(id) {
+    panes.forEach(function (p) {
+      var on = p.id === id;
+      p.btn.setAttribute('aria-selected', on ? 'true' : 'false');
+      p.sec.classList.toggle('active', on);
+      if (on) { current = p; p.render(); }
+    });
+    if (history.replaceState) history.replaceState(null, '', '#' + id);
+  }
+  function pane(id) { for (var i = 0; i < panes.length; i++) if (panes[i].id === id) return panes[i]; return null; }
+
+  /* legend shared by the band charts: ticking, filtering */
+  function buildLegend(host, rerender) {
+    var box = h('div', { 'class': 'legend' });
+    box.innerHTML = '<div class="lhead"><input type="search" class="bandfilter" placeholder="Filter bands by name\u2026" aria-label="filter bands">' +
+      '<div class="lbtns"><button type="button" data-a="all">show all</button><button type="button" data-a="none">hide all</button></div></div><ul></ul>' +
+      (chart.other ? '<div class="note">Only the ' + chart.bands.length + ' largest bands are charted one by one; see the Detailed tab for all ' + D.nBands + '.</div>' : '');
+    var ul = box.querySelector('ul');
+    layers.forEach(function (l, i) {
+      var li = h('li', { 'data-layer': i }, '<label title="' + esc(l.name) + '"><input type="checkbox"' + (l.on ? ' checked' : '') +
+        '><span class="sw" style="background:' + l.color + '"></span><span class="nm">' + esc(l.name) + '</span></label>');
+      li.querySelector('input').addEventListener('change', function (e) { l.on = e.target.checked; rerender(); });
+      ul.appendChild(li);
+    });
+    var input = box.querySelector('input.bandfilter');
+    input.value = bandFilter;
+    input.addEventListener('input', function () { bandFilter = input.value.trim().toLowerCase(); rerender(); });
+    box.querySelector('.lbtns').addEventListener('click', function (e) {
+      var a = e.target.getAttribute('data-a');
+      if (!a) return;
+      layers.forEach(function (l) { l.on = a === 'all'; });
+      rerender();
+    });
+    host.appendChild(box);
+    return function sync() {
+      var lis = ul.children;
+      for (var i = 0; i < lis.length; i++) {
+        var l = layers[i];
+        lis[i].classList.toggle('off', !l.on);
+        lis[i].classList.toggle('nomatch', !!bandFilter && l.hay.indexOf(bandFilter) < 0);
+        lis[i].querySelector('input').checked = l.on;
+      }
+      if (input.value.trim().toLowerCase() !== bandFilter) input.value = bandFilter;
+    };
+  }
+
+  function bandPane(p, mk) {
+    var row = h('div', { 'class': 'chartrow' }), host = h('div', { 'class': 'chart', id: 'chart-' + p.id });
+    row.appendChild(host);
+    p.sec.appendChild(row);
+    var sync = buildLegend(row, function () { p.render(); });
+    p.render = function () { sync(); drawChart(host, mk(shown())); };
+  }
+
+  if (hasSeries) {
+    var hp = pane('heap');
+    var hhost = h('div', { 'class': 'chart', id: 'chart-heap' });
+    var srow = h('div', { 'class': 'chartrow' });
+    srow.appendChild(hhost);
+    hp.sec.appendChild(srow);
+    var sl = D.series.map(function (se, i) {
+      return { name: se.name, color: SERIES_COLORS[se.name] || PALETTE[(i + 5) % PALETTE.length], xs: se.t, ys: se.v };
+    });
+    var leg = '<div class="legend"><ul>';
+    sl.forEach(function (l) { leg += '<li><label><span class="sw" style="background:' + l.color + '"></span><span class="nm">' + esc(l.name) + '</span></label></li>'; });
+    srow.insertAdjacentHTML('beforeend', leg + '</ul></div>');
+    hp.render = function () {
+      drawChart(hhost, { label: 'heap', layers: sl, stacked: false, yFmt: fmtBytes,
+        yStep: function (m) { return byteStep(m, 5); }, tipFmt: fmtBytes });
+    };
+  }
+  function withXs(ls, f) {
+    return ls.map(function (l) { return { name: l.name, color: l.color, xs: chart.t, ys: f ? f(l) : l.ys }; });
+  }
+  bandPane(pane('area'), function (ls) {
+    return { label: 'area chart', layers: withXs(ls), stacked: true, yFmt: fmtBytes, showTotal: true,
+      yStep: function (m) { return byteStep(m, 5); }, tipFmt: fmtBytes };
+  });
+  bandPane(pane('norm'), function (ls) {
+    var n = chart.t.length, tot = new Array(n).fill(0);
+    ls.forEach(function (l) { for (var i = 0; i < n; i++) tot[i] += l.ys[i] || 0; });
+    var raw = {};
+    return { label: 'normalised chart', stacked: true, yMax: 100, yFmt: fmtPct,
+      yStep: function () { return 20; },
+      layers: withXs(ls, function (l) {
+        raw[l.name] = l.ys;
+        return l.ys.map(function (v, i) { return tot[i] > 0 ? (v || 0) / tot[i] * 100 : 0; });
+      }),
+      tipFmt: function (v, l, i) { return l ? fmtPct(v) + '  (' + fmtBytes(raw[l.name][i]) + ')' : fmtPct(v); } };
+  });
+  bandPane(pane('line'), function (ls) {
+    var raw = {};
+    return { label: 'line chart', stacked: false, yMax: 100, yFmt: fmtPct,
+      yStep: function () { return 20; },
+      layers: withXs(ls, function (l) {
+        var m = l.peak > 0 ? l.peak : 0;
+        l.ys.forEach(function (v) { if (v > m) m = v; });
+        raw[l.name] = l.ys;
+        return l.ys.map(function (v) { return m > 0 ? (v || 0) / m * 100 : 0; });
+      }),
+      tipFmt: function (v, l, i) { return l ? fmtPct(v) + '  (' + fmtBytes(raw[l.name][i]) + ')' : fmtPct(v); } };
+  });
+
+  /* ---- detailed table ---- */
+  var SPARK = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_';
+  var rows = D.bands.map(function (b, i) {
+    var sp = [];
+    for (var k = 0; k < b.sp.length; k++) sp.push(SPARK.indexOf(b.sp.charAt(k)) / 63);
+    return { i: i, b: b, sp: sp, trend: sp.length ? sp[sp.length - 1] - sp[0] : 0,
+      hay: (b.label + '\u0001' + b.id + '\u0001' + (b.d || []).join('\u0001')).toLowerCase() };
+  });
+  var cols = [
+    { key: 'rank', title: '#', num: true, get: function (r) { return r.i + 1; }, fmt: function (v) { return v; }, first: 1 },
+    { key: 'spark', title: 'Profile', get: function (r) { return r.trend; }, first: -1, tip: 'sparkline of live bytes over the run; sorts by net growth of the line' },
+    { key: 'label', title: 'Label', get: function (r) { return r.b.label.toLowerCase(); }, first: 1 },
+    { key: 'integrated', title: 'Integrated size', num: true, s: 0, fmt: fmtByteSec, tip: 'area under the curve' },
+    { key: 'peak', title: 'Peak', num: true, s: 1, fmt: fmtBytes },
+    { key: 'stddev', title: 'Stddev', num: true, s: 3, fmt: fmtBytes },
+    { key: 'intercept', title: 'Intercept', num: true, s: 4, fmt: fmtBytes, tip: 'bytes at t = 0 of the least-squares line' },
+    { key: 'slope', title: 'Slope', num: true, s: 5, fmt: fmtRate, tip: 'growth of the least-squares line' },
+    { key: 'fit', title: 'Fit', num: true, s: 6, fmt: fmtFit, tip: 'R\u00b2 of the least-squares line, 0..1' }
+  ];
+  D.detailColumns.forEach(function (name, k) {
+    cols.push({ key: 'd' + k, title: name, det: k, first: 1,
+      get: function (r) { var v = r.b.d && r.b.d[k]; return v == null ? '' : String(v).toLowerCase(); } });
+  });
+  cols.forEach(function (c) {
+    if (c.s != null) {
+      c.first = c.first || -1;
+      c.get = (function (si) { return function (r) { var v = r.b.s[si]; return v == null ? -Infinity : v; }; })(c.s);
+    }
+  });
+  var tp = pane('table');
+  var tstate = { sort: 0, dir: 1, q: [], page: 0, per: 50, open: {} };
+  tp.sec.insertAdjacentHTML('beforeend',
+    '<div class="tools"><input type="search" id="band-search" placeholder="Search label, id' + (D.detailColumns.length ? ', ' + esc(D.detailColumns.join(', ')) : '') +
+    '\u2026" aria-label="search bands"><span class="count" id="band-count"></span></div>' +
+    '<div class="pager" id="pager-top"></div><table class="bands" id="bands"><thead><tr></tr></thead><tbody></tbody></table><div class="pager" id="pager-bottom"></div>');
+  var thr = tp.sec.querySelector('thead tr'), tbody = tp.sec.querySelector('tbody');
+  cols.forEach(function (c, ci) {
+    var th = h('th', { 'class': c.num ? 'num' : '', 'data-col': c.key, scope: 'col', title: c.tip || ('sort by ' + c.title) }, esc(c.title));
+    th.addEventListener('click', function () {
+      if (tstate.sort === ci) tstate.dir = -tstate.dir; else { tstate.sort = ci; tstate.dir = c.first || 1; }
+      tstate.page = 0;
+      tp.render();
+    });
+    thr.appendChild(th);
+  });
+  var search = tp.sec.querySelector('#band-search');
+  search.addEventListener('input', function () {
+    tstate.q = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    tstate.page = 0;
+    tp.render();
+  });
+  function sparkSvg(sp, color) {
+    var w = 120, ht = 22, n = sp.length;
+    if (!n) return '';
+    var pts = [];
+    for (var i = 0; i < n; i++) pts.push((n === 1 ? w / 2 : i / (n - 1) * w).toFixed(1) + ',' + (ht - 1 - sp[i] * (ht - 3)).toFixed(1));
+    return '<svg width="' + w + '" height="' + ht + '" viewBox="0 0 ' + w + ' ' + ht + '"><polyline fill="none" stroke="' +
+      color + '" stroke-width="1.4" points="' + pts.join(' ') + '"/></svg>';
+  }
+  function stackHtml(f) {
+    var s = '<table class="stackt">';
+    f.forEach(function (fr, k) {
+      var where = fr[1] ? fr[1] + (fr[2] > 0 ? ':' + fr[2] : '') : '';
+      s += '<tr><td class="mod">#' + k + '</td><td class="fn">' + esc(fr[0] || ('?? +' + fr[4])) + (fr[5] ? ' <span class="mod">(inlined)</span>' : '') +
+        '</td><td class="where">' + esc(where) + '</td><td class="mod">' + esc(fr[3] || '') + (fr[0] ? '' : '') + '</td></tr>';
+    });
+    return s + '</table>';
+  }
+  function pagerHtml(total, pages) {
+    var p = tstate.page;
+    return '<button type="button" data-p="first"' + (p ? '' : ' disabled') + '>\u00ab</button>' +
+      '<button type="button" data-p="prev"' + (p ? '' : ' disabled') + '>\u2039 Prev</button>' +
+      '<span class="pageinfo">Page ' + (pages ? p + 1 : 0) + ' of ' + pages + '</span>' +
+      '<button type="button" data-p="next"' + (p + 1 < pages ? '' : ' disabled') + '>Next \u203a</button>' +
+      '<button type="button" data-p="last"' + (p + 1 < pages ? '' : ' disabled') + '>\u00bb</button>' +
+      '<select aria-label="rows per page">' + [25, 50, 100, 250].map(function (n) {
+        return '<option' + (n === tstate.per ? ' selected' : '') + '>' + n + '</option>';
+      }).join('') + '</select> rows per page';
+  }
+  var filtered = rows;
+  tp.render = function () {
+    var c = cols[tstate.sort], q = tstate.q, dir = tstate.dir, get = c.get;
+    filtered = q.length ? rows.filter(function (r) {
+      for (var k = 0; k < q.length; k++) if (r.hay.indexOf(q[k]) < 0) return false;
+      return true;
+    }) : rows.slice();
+    filtered.sort(function (a, b) {
+      var x = get(a), y = get(b);
+      return x < y ? -dir : x > y ? dir : a.i - b.i;
+    });
+    var pages = Math.ceil(filtered.length / tstate.per);
+    if (tstate.page >= pages) tstate.page = Math.max(0, pages - 1);
+    var from = tstate.page * tstate.per, page = filtered.slice(from, from + tstate.per);
+    var ths = thr.children;
+    for (var i = 0; i < ths.length; i++)
+      if (i === tstate.sort) ths[i].setAttribute('aria-sort', dir > 0 ? 'ascending' : 'descending'); else ths[i].removeAttribute('aria-sort');
+    var html = [];
+    page.forEach(function (r) {
+      var b = r.b, native = b.f && b.f.length, open = native && tstate.open[r.i];
+      var color = r.i < chart.bands.length ? PALETTE[r.i % PALETTE.length] : '#57606a';
+      html.push('<tr class="band' + (native ? ' native' : '') + '" data-band="' + r.i + '">');
+      cols.forEach(function (c) {
+        if (c.key === 'rank') html.push('<td class="num">' + (r.i + 1) + '</td>');
+        else if (c.key === 'spark') html.push('<td class="spark">' + sparkSvg(r.sp, color) + '</td>');
+        else if (c.key === 'label') html.push('<td class="label" title="' + esc(b.label + (b.id !== b.label ? '\n' + b.id : '')) + '">' +
+          (native ? '<span class="tw">' + (open ? '\u25BE' : '\u25B8') + '</span>' : '') +
+          (r.i < chart.bands.length ? '<span class="sw" style="background:' + color + '"></span> ' : '') + esc(b.label) + '</td>');
+        else if (c.det != null) { var v = b.d && b.d[c.det]; html.push('<td class="det" title="' + esc(v) + '">' + esc(v) + '</td>'); }
+        else html.push('<td class="num' + (c.key === 'slope' && b.s[5] > 0 && b.s[6] > 0.8 ? ' grow' : '') + '">' + esc(c.fmt(b.s[c.s])) + '</td>');
+      });
+      html.push('</tr>');
+      if (open) html.push('<tr class="stack"><td colspan="' + cols.length + '"><b>Allocation stack</b>' + stackHtml(b.f) + '</td></tr>');
+    });
+    if (!page.length) html.push('<tr><td colspan="' + cols.length + '">No band matches.</td></tr>');
+    tbody.innerHTML = html.join('');
+    var cnt = filtered.length === rows.length ? rows.length + ' bands' :
+      filtered.length + ' of ' + rows.length + ' bands match';
+    tp.sec.querySelector('#band-count').textContent = page.length ? 'showing ' + (from + 1) + '\u2013' + (from + page.length) + ' \u00b7 ' + cnt : cnt;
+    var ph = pagerHtml(filtered.length, pages);
+    tp.sec.querySelector('#pager-top').innerHTML = ph;
+    tp.sec.querySelector('#pager-bottom').innerHTML = ph;
+  };
+  tbody.addEventListener('click', function (e) {
+    var tr = e.target.closest('tr.native');
+    if (!tr) return;
+    var i = +tr.getAttribute('data-band');
+    tstate.open[i] = !tstate.open[i];
+    tp.render();
+  });
+  tp.sec.addEventListener('click', function (e) {
+    var a = e.target.getAttribute && e.target.getAttribute('data-p');
+    if (!a) return;
+    var pages = Math.ceil(filtered.length / tstate.per);
+    tstate.page = a === 'first' ? 0 : a === 'prev' ? tstate.page - 1 : a === 'next' ? tstate.page + 1 : pages - 1;
+    tp.render();
+  });
+  tp.sec.addEventListener('change', function (e) {
+    if (e.target.tagName !== 'SELECT') return;
+    tstate.per = +e.target.value;
+    tstate.page = 0;
+    tp.render();
+  });
+
+  var resizeTimer = null;
+  window.addEventListener('resize', function () {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(function () { if (current && current.id !== 'table') current.render(); }, 120);
+  });
+  var want = (location.hash || '').slice(1);
+  show(pane(want) ? want : (D.nBands ? 'area' : panes[0].id));
+  document.body.setAttribute('data-ready', '1');
+  document.body.setAttribute('data-render-ms', String(Math.round(((window.performance && performance.now()) || 0) - t_start)));
+})();

@@ -1,0 +1,34 @@
+/*
+ * html.h - a timeline as one self-contained, offline HTML page.
+ *
+ * The page carries its CSS and JavaScript (src/report/assets/report.css,
+ * report.js, embedded in the binary) and the data as one JSON document in
+ * <script type="application/json" id="data">. It loads nothing from the
+ * network (a Content-Security-Policy forbids it) and stays small on big
+ * inputs: chart series are downsampled server-side to about
+ * LK_HTML_CHART_POINTS points keeping each bucket's minimum and maximum,
+ * only the LK_HTML_TOP_BANDS largest bands (by integrated size) are charted
+ * band by band, the rest summed as OTHER, and every band gets a sparkline of
+ * LK_HTML_SPARK_POINTS points for the detailed table. docs/html-report.md
+ * tells what the page shows.
+ */
+#ifndef LK_REPORT_HTML_H
+#define LK_REPORT_HTML_H
+
+#include <stdio.h>
+
+#include "analyze/timeline.h"
+
+#define LK_HTML_TOP_BANDS 15     /* bands charted one by one; the rest is OTHER */
+#define LK_HTML_CHART_POINTS 1000 /* at most this many points per chart series */
+#define LK_HTML_SPARK_POINTS 60   /* points of each band's sparkline */
+
+/*
+ * Write the HTML report of tl to out. tl must be finished (bands sorted by
+ * integrated size, stats computed); it is only read. Returns 0, or a
+ * negative errno (-EIO when out reports a write error, -ENOMEM, -EINVAL when
+ * an embedded asset is missing).
+ */
+int lk_timeline_write_html(const struct lk_timeline *tl, FILE *out);
+
+#endif
