@@ -18,6 +18,7 @@
 
 #include "report/assets.h"
 #include "report/html.h"
+#include "report/json.h"
 
 /* ---- text ---------------------------------------------------------- */
 
@@ -59,54 +60,6 @@ static size_t utf8_next(const unsigned char *s, uint32_t *cp)
 	}
 	*cp = v;
 	return len;
-}
-
-/* A JSON string (or null) that is also safe inside a <script> element:
- * "</" is written "<\/" and "<!" as "\u003c!" (no comment or end tag can
- * start), U+2028/2029 are escaped, invalid UTF-8 becomes U+FFFD. */
-static void json_str(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	putc('"', f);
-	while (*s) {
-		uint32_t cp;
-		const unsigned char *start = s;
-		size_t n = utf8_next(s, &cp);
-
-		s += n;
-		switch (cp) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '<':
-			if (*s == '/')
-				fputs("<\\", f);
-			else if (*s == '!')
-				fputs("\\u003c", f);
-			else
-				putc('<', f);
-			break;
-		case 0xfffd:
-			fputs("\\ufffd", f);
-			break;
-		case 0x2028: case 0x2029:
-			fprintf(f, "\\u%04x", (unsigned)cp);
-			break;
-		default:
-			if (cp < 0x20 || cp == 0x7f)
-				fprintf(f, "\\u%04x", (unsigned)cp);
-			else
-				fwrite(start, 1, n, f);
-		}
-	}
-	putc('"', f);
 }
 
 /* HTML text (element content or a quoted attribute value). */
@@ -225,7 +178,7 @@ static void json_strs(FILE *f, char *const *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			putc(',', f);
-		json_str(f, v[i]);
+		lk_json_string(f, v[i]);
 	}
 	putc(']', f);
 }
@@ -255,7 +208,7 @@ static int write_series(FILE *f, const struct lk_timeline *tl)
 		k = se->times && se->values ?
 			pick_minmax(se->values, se->n, LK_HTML_CHART_POINTS, idx) : 0;
 		fputs(s ? ",{\"name\":" : "{\"name\":", f);
-		json_str(f, se->name);
+		lk_json_string(f, se->name);
 		fprintf(f, ",\"n\":%zu,\"t\":", se->n);
 		json_nums_at(f, se->times, idx, k, 9);
 		fputs(",\"v\":", f);
@@ -338,9 +291,9 @@ static void write_band(FILE *f, const struct lk_timeline *tl, const struct lk_ba
 		       st->intercept, st->slope, st->fit };
 
 	fputs("{\"id\":", f);
-	json_str(f, b->id);
+	lk_json_string(f, b->id);
 	fputs(",\"label\":", f);
-	json_str(f, b->label ? b->label : b->id);
+	lk_json_string(f, b->label ? b->label : b->id);
 	fputs(",\"s\":[", f);
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
 		if (i)
@@ -365,11 +318,11 @@ static void write_band(FILE *f, const struct lk_timeline *tl, const struct lk_ba
 			const struct lk_frame_text *fr = &b->frames[i];
 
 			fputs(i ? ",[" : "[", f);
-			json_str(f, fr->function);
+			lk_json_string(f, fr->function);
 			putc(',', f);
-			json_str(f, fr->file);
+			lk_json_string(f, fr->file);
 			fprintf(f, ",%d,", fr->line);
-			json_str(f, fr->module);
+			lk_json_string(f, fr->module);
 			fprintf(f, ",\"0x%llx\",%d]", (unsigned long long)fr->offset,
 				fr->inlined ? 1 : 0);
 		}
@@ -383,13 +336,13 @@ static int write_data(FILE *f, const struct lk_timeline *tl)
 	int rc;
 
 	fputs("{\"schema\":1,\"generator\":\"leakscope\",\"title\":", f);
-	json_str(f, tl->title);
+	lk_json_string(f, tl->title);
 	fputs(",\"meta\":[", f);
 	for (size_t i = 0; i < tl->n_meta; i++) {
 		fputs(i ? ",[" : "[", f);
-		json_str(f, tl->meta[i].key);
+		lk_json_string(f, tl->meta[i].key);
 		putc(',', f);
-		json_str(f, tl->meta[i].value);
+		lk_json_string(f, tl->meta[i].value);
 		putc(']', f);
 	}
 	fputs("],\"warnings\":", f);
@@ -403,7 +356,7 @@ static int write_data(FILE *f, const struct lk_timeline *tl)
 		fputs(i ? ",[" : "[", f);
 		json_num(f, tl->markers[i].t, 9);
 		putc(',', f);
-		json_str(f, tl->markers[i].text);
+		lk_json_string(f, tl->markers[i].text);
 		putc(']', f);
 	}
 	putc(']', f);

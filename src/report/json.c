@@ -33,8 +33,20 @@ void lk_json_string(FILE *out, const char *str)
 		if (*s == '"' || *s == '\\') {
 			putc('\\', out);
 			putc(*s++, out);
-		} else if (*s < 0x20) {
+		} else if (*s == '\n' || *s == '\r' || *s == '\t') {
+			fputs(*s == '\n' ? "\\n" : *s == '\r' ? "\\r" : "\\t", out);
+			s++;
+		} else if (*s < 0x20 || *s == 0x7f) {
 			fprintf(out, "\\u%04x", *s++);
+		} else if (*s == '<' && s[1] == '/') {
+			fputs("<\\/", out); /* no end tag inside <script> */
+			s += 2;
+		} else if (*s == '<' && s[1] == '!') {
+			fputs("\\u003c", out); /* nor a comment */
+			s++;
+		} else if (s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9)) {
+			fprintf(out, "\\u%04x", s[2] == 0xa8 ? 0x2028 : 0x2029);
+			s += 3;
 		} else {
 			int n = utf8_len(s);
 			if (n == 0) {

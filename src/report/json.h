@@ -1,7 +1,8 @@
 /*
  * json.h - the small JSON writer every JSON output uses: strings escaped
- * (control characters, quotes, invalid UTF-8 replaced by U+FFFD), numbers
- * written so they read back exactly.
+ * (control characters, quotes, invalid UTF-8 replaced by U+FFFD; "</", "<!"
+ * and U+2028/2029 too, so the same text is safe inside an HTML <script>
+ * element), numbers written so they read back exactly.
  */
 #ifndef LK_REPORT_JSON_H
 #define LK_REPORT_JSON_H
