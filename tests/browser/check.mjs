@@ -124,7 +124,9 @@ try {
     check(labels[0] !== 'leaky_accumulator', 'ipe: second click reverses the order');
     await page.click('#bands thead th:text-is("Label")');
     labels = await tableLabels(page);
-    check(labels.slice(0, 5).join() === [...labels.slice(0, 5)].sort((a, b) => a.toLowerCase() < b.toLowerCase() ? -1 : 1).join(), 'ipe: sort by label');
+    const natural = (a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' });
+    check(labels.length === 50 && labels.join() === [...labels].sort(natural).join(), 'ipe: sort by label, naturally');
+    check(labels.indexOf('Data.Map.Internal.Bin_5') < labels.indexOf('Data.Map.Internal.Bin_10'), 'ipe: Bin_5 before Bin_10');
 
     // Pagination.
     await page.click('#pager-top button[data-p="next"]');

@@ -43,10 +43,13 @@
     if (a === 0) return '0 s';
     if (a < 1e-3) return sig3(s * 1e6) + ' \u00b5s';
     if (a < 1) return sig3(s * 1e3) + ' ms';
-    if (a < 120) return sig3(s) + ' s';
-    if (a < 7200) return Math.floor(s / 60) + ' min ' + Math.round(s % 60) + ' s';
-    return Math.floor(s / 3600) + ' h ' + Math.round((s % 3600) / 60) + ' min';
+    if (a < 60) return sig3(s) + ' s';
+    var sec = Math.round(s), m = Math.floor(sec / 60), hr = Math.floor(m / 60);
+    if (hr < 2) return m + ' min' + (sec % 60 ? ' ' + (sec % 60) + ' s' : '');
+    return hr + ' h' + (m % 60 ? ' ' + (m % 60) + ' min' : '');
   }
+  /* axis labels: "2 s", "50 MiB" rather than "2.00 s", "50.0 MiB" */
+  function trimz(str) { return str.replace(/(\.\d*?)0+(?=\D|$)/, '$1').replace(/\.(?=\D|$)/, ''); }
   function fmtRate(v) { return v == null || !isFinite(v) ? '\u2013' : fmtBytes(v) + '/s'; }
   function fmtByteSec(v) { return v == null || !isFinite(v) ? '\u2013' : fmtBytes(v) + '\u00b7s'; }
   function fmtPct(v) { return v == null || !isFinite(v) ? '\u2013' : (v >= 10 || v === 0 ? v.toFixed(0) : v.toFixed(1)) + '%'; }
@@ -57,6 +60,13 @@
     if (!(raw > 0)) return 1;
     var p = Math.pow(10, Math.floor(Math.log(raw) / Math.LN10)), m = raw / p;
     return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+  }
+  /* time ticks land on whole minutes and hours once the run is long */
+  function timeStep(raw) {
+    if (raw < 30) return niceStep(raw);
+    var steps = [30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+    for (var i = 0; i < steps.length; i++) if (raw <= steps[i]) return steps[i];
+    return niceStep(raw / 86400) * 86400;
   }
   /* byte ticks land on round numbers of the unit the maximum is shown in */
   function byteStep(max, n) {
@@ -117,7 +127,7 @@
    */
   function drawChart(host, cfg) {
     var W = Math.max(host.clientWidth || 0, 360), H = HEIGHT;
-    var x0 = D.t0, x1 = D.t1 > D.t0 ? D.t1 : D.t0 + 1;
+    var x0 = Math.min(0, D.t0), x1 = D.t1 > x0 ? D.t1 : x0 + 1;
     var ls = cfg.layers;
     host.innerHTML = '';
     /* marker labels: placed greedily in up to 3 rows above the plot */
@@ -164,13 +174,13 @@
     ticks(0, yTop, step).forEach(function (v) {
       var y = Y(v).toFixed(1);
       s.push('<line class="grid" x1="' + ML + '" x2="' + (ML + pw) + '" y1="' + y + '" y2="' + y + '"/>');
-      s.push('<text x="' + (ML - 6) + '" y="' + y + '" dy="0.32em" text-anchor="end">' + esc(cfg.yFmt(v)) + '</text>');
+      s.push('<text x="' + (ML - 6) + '" y="' + y + '" dy="0.32em" text-anchor="end">' + esc(trimz(cfg.yFmt(v))) + '</text>');
     });
     var nxt = Math.max(2, Math.floor(pw / 90));
-    ticks(x0, x1, niceStep((x1 - x0) / nxt)).forEach(function (t) {
+    ticks(x0, x1, timeStep((x1 - x0) / nxt)).forEach(function (t) {
       var x = X(t).toFixed(1);
       s.push('<line class="grid" x1="' + x + '" x2="' + x + '" y1="' + MT + '" y2="' + (MT + ph) + '"/>');
-      s.push('<text x="' + x + '" y="' + (MT + ph + 16) + '" text-anchor="middle">' + esc(fmtTime(t)) + '</text>');
+      s.push('<text x="' + x + '" y="' + (MT + ph + 16) + '" text-anchor="middle">' + esc(trimz(fmtTime(t))) + '</text>');
     });
     s.push('<text x="' + (ML + pw) + '" y="' + (H - 2) + '" text-anchor="end">time</text></g>');
 
@@ -270,7 +280,8 @@
   var panes = [];
   var hasSeries = D.series && D.series.some(function (s) { return s.t.length > 0; });
   if (hasSeries) panes.push({ id: 'heap', title: 'Heap', help: 'Memory of the whole program over time: heap size, live bytes and blocks size as reported by the runtime (or the process RSS). Hover for values; dashed red lines are markers.' });
-  panes.push({ id: 'area', title: 'Area chart', help: 'Live bytes of the ' + chart.bands.length + ' largest bands (by integrated size), stacked; everything else is summed as OTHER. Untick a band in the legend, or filter by name, to leave it out.' });
+  panes.push({ id: 'area', title: 'Area chart', help: (chart.other ? 'Live bytes of the ' + chart.bands.length + ' largest bands (by integrated size), stacked; everything else is summed as OTHER.' :
+    'Live bytes of every band, stacked, largest (by integrated size) at the bottom.') + ' Untick a band in the legend, or filter by name, to leave it out.' });
   panes.push({ id: 'norm', title: 'Normalised', help: 'Each band as a percentage of the total of the shown bands at each sample time.' });
   panes.push({ id: 'line', title: 'Line chart', help: 'Each band relative to its own maximum (100%). A line that keeps climbing is a band that grows slowly \u2014 a leak candidate even when it is small.' });
   panes.push({ id: 'table', title: 'Detailed', help: 'Every band with its statistics. Click a column header to sort (Slope: fastest-growing first), type to search labels' + (D.detailColumns.length ? ' and ' + esc(D.detailColumns.join(', ')) : '') + '.' });
@@ -297,6 +308,14 @@
   }
   function pane(id) { for (var i = 0; i < panes.length; i++) if (panes[i].id === id) return panes[i]; return null; }
 
+  /* hovering a legend entry brings its band forward and dims the others */
+  function highlight(host, name) {
+    var svg = host.querySelector('.chart svg');
+    if (!svg) return;
+    svg.classList.toggle('dim', name != null);
+    var ps = svg.querySelectorAll('path.layer');
+    for (var i = 0; i < ps.length; i++) ps[i].classList.toggle('hl', ps[i].getAttribute('data-name') === name);
+  }
   /* legend shared by the band charts: ticking, filtering */
   function buildLegend(host, rerender) {
     var box = h('div', { 'class': 'legend' });
@@ -308,6 +327,8 @@
       var li = h('li', { 'data-layer': i }, '<label title="' + esc(l.name) + '"><input type="checkbox"' + (l.on ? ' checked' : '') +
         '><span class="sw" style="background:' + l.color + '"></span><span class="nm">' + esc(l.name) + '</span></label>');
       li.querySelector('input').addEventListener('change', function (e) { l.on = e.target.checked; rerender(); });
+      li.addEventListener('mouseenter', function () { highlight(host, l.name); });
+      li.addEventListener('mouseleave', function () { highlight(host, null); });
       ul.appendChild(li);
     });
     var input = box.querySelector('input.bandfilter');
@@ -423,7 +444,7 @@
   tp.sec.insertAdjacentHTML('beforeend',
     '<div class="tools"><input type="search" id="band-search" placeholder="Search label, id' + (D.detailColumns.length ? ', ' + esc(D.detailColumns.join(', ')) : '') +
     '\u2026" aria-label="search bands"><span class="count" id="band-count"></span></div>' +
-    '<div class="pager" id="pager-top"></div><table class="bands" id="bands"><thead><tr></tr></thead><tbody></tbody></table><div class="pager" id="pager-bottom"></div>');
+    '<div class="pager" id="pager-top"></div><div class="tablewrap"><table class="bands" id="bands"><thead><tr></tr></thead><tbody></tbody></table></div><div class="pager" id="pager-bottom"></div>');
   var thr = tp.sec.querySelector('thead tr'), tbody = tp.sec.querySelector('tbody');
   cols.forEach(function (c, ci) {
     var th = h('th', { 'class': c.num ? 'num' : '', 'data-col': c.key, scope: 'col', title: c.tip || ('sort by ' + c.title) }, esc(c.title));
@@ -441,7 +462,7 @@
     tp.render();
   });
   function sparkSvg(sp, color) {
-    var w = 120, ht = 22, n = sp.length;
+    var w = 100, ht = 22, n = sp.length;
     if (!n) return '';
     var pts = [];
     for (var i = 0; i < n; i++) pts.push((n === 1 ? w / 2 : i / (n - 1) * w).toFixed(1) + ',' + (ht - 1 - sp[i] * (ht - 3)).toFixed(1));
@@ -453,7 +474,7 @@
     f.forEach(function (fr, k) {
       var where = fr[1] ? fr[1] + (fr[2] > 0 ? ':' + fr[2] : '') : '';
       s += '<tr><td class="mod">#' + k + '</td><td class="fn">' + esc(fr[0] || ('?? +' + fr[4])) + (fr[5] ? ' <span class="mod">(inlined)</span>' : '') +
-        '</td><td class="where">' + esc(where) + '</td><td class="mod">' + esc(fr[3] || '') + (fr[0] ? '' : '') + '</td></tr>';
+        '</td><td class="where">' + esc(where) + '</td><td class="mod">' + esc(fr[3] || '') + '</td></tr>';
     });
     return s + '</table>';
   }
@@ -469,6 +490,9 @@
       }).join('') + '</select> rows per page';
   }
   var filtered = rows;
+  /* text columns sort naturally: Bin_5 before Bin_10 */
+  var coll = window.Intl ? new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }) :
+    { compare: function (x, y) { return x < y ? -1 : x > y ? 1 : 0; } };
   tp.render = function () {
     var c = cols[tstate.sort], q = tstate.q, dir = tstate.dir, get = c.get;
     filtered = q.length ? rows.filter(function (r) {
@@ -477,7 +501,8 @@
     }) : rows.slice();
     filtered.sort(function (a, b) {
       var x = get(a), y = get(b);
-      return x < y ? -dir : x > y ? dir : a.i - b.i;
+      var c = typeof x === 'string' ? coll.compare(x, y) : x < y ? -1 : x > y ? 1 : 0;
+      return c ? c * dir : a.i - b.i;
     });
     var pages = Math.ceil(filtered.length / tstate.per);
     if (tstate.page >= pages) tstate.page = Math.max(0, pages - 1);
