@@ -12,7 +12,18 @@
  *                                    holds pointers but that leakscope would
  *                                    not scan, e.g. a custom mmap'ed arena)
  *   leakscope_unregister_root(p)
+ *   leakscope_mark(text)             a marker: "what happened before and after
+ *                                    this point"; in ring order with this
+ *                                    process's allocations and frees
+ *   leakscope_snapshot(name)         a named snapshot of the live heap at this
+ *                                    point (e.g. "before", "after")
  *   leakscope_running()              1 under leakscope, else 0
+ *
+ * Marks and snapshots are cheap (no lock, no allocation, no system call:
+ * callable from a signal handler), keep at most 495 bytes of text, and are
+ * dropped (counted) when 256 are in flight that leakscope has not read yet.
+ * `leakscope record` writes them into the trace; `leakscope run` lists them
+ * in its JSON report.
  */
 #ifndef LEAKSCOPE_H
 #define LEAKSCOPE_H
@@ -28,6 +39,8 @@ extern void leakscope_disable_thread(void) __attribute__((weak));
 extern void leakscope_enable_thread(void) __attribute__((weak));
 extern void leakscope_root_add(const void *p, size_t n) __attribute__((weak));
 extern void leakscope_root_remove(const void *p) __attribute__((weak));
+extern void leakscope_add_mark(const char *text) __attribute__((weak));
+extern void leakscope_add_snapshot(const char *name) __attribute__((weak));
 
 static inline void leakscope_ignore(const void *p)
 {
@@ -57,6 +70,18 @@ static inline void leakscope_unregister_root(const void *p)
 {
 	if (leakscope_root_remove)
 		leakscope_root_remove(p);
+}
+
+static inline void leakscope_mark(const char *text)
+{
+	if (leakscope_add_mark)
+		leakscope_add_mark(text);
+}
+
+static inline void leakscope_snapshot(const char *name)
+{
+	if (leakscope_add_snapshot)
+		leakscope_add_snapshot(name);
 }
 
 static inline int leakscope_running(void)

@@ -127,6 +127,9 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 	out->has_status = s->has_status;
 	out->status = s->wait_status;
 	out->stats = s->stats;
+	out->marks = s->marks;
+	out->n_marks = s->n_marks;
+	out->marks_dropped = s->marks_dropped + s->marks_bad + atomic_load(&s->hdr->mark_dropped);
 
 	uint32_t n_stacks = atomic_load(&s->hdr->stack_count);
 	if (n_stacks > LK_STACK_ENTRIES)

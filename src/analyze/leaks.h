@@ -55,6 +55,9 @@ struct lk_leak_report {
 	size_t n_suppressed;
 	uint64_t leaked_bytes, leaked_objects, suppressed_bytes, suppressed_objects;
 	uint64_t class_bytes[LK_CLASS_COUNT], class_objects[LK_CLASS_COUNT]; /* unsuppressed */
+	const struct lk_mark *marks; /* the session's (borrowed: it must outlive the report) */
+	size_t n_marks;
+	uint64_t marks_dropped;
 };
 
 /* show_reachable: list still-reachable blocks too (always counted). */

@@ -283,6 +283,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	c.follow = o.follow;
+	c.keep_marks = 1;
 	if (o.scan && lk_exitstop_new(&stops) == 0) {
 		c.on_announce = seize;
 		c.ctx = stops;

@@ -157,6 +157,9 @@ static void accept_one(struct lk_collector *c, int fd)
 	int follow = c->follow || (peer == c->root && !(hello.flags & LK_SHM_FORKED) &&
 				   !lk_collector_find(c, peer) && c->announced == 0);
 	if (follow && lk_session_open(&s, memfd, &hello, peer) == 0) {
+		s->on_mark = c->on_mark;
+		s->mark_ctx = c->mark_ctx;
+		s->keep_marks = c->keep_marks;
 		for (size_t i = 0; i < c->n_running; i++)
 			if (c->running[i]->pid == peer) {
 				finish(c, i, LK_SESSION_EXECED);
@@ -191,16 +194,29 @@ static void accept_all(struct lk_collector *c)
 	}
 }
 
+int lk_collector_add_source(struct lk_collector *c, const struct lk_poll_source *src)
+{
+	if (c->n_sources == LK_POLL_SOURCES)
+		return -ENOSPC;
+	c->sources[c->n_sources++] = *src;
+	return 0;
+}
+
 uint64_t lk_collector_poll(struct lk_collector *c, int timeout_ms)
 {
-	size_t n = c->n_running;
-	struct pollfd *fds = calloc(n + 1, sizeof(*fds));
+	size_t n = c->n_running, k = n + 1, first[LK_POLL_SOURCES + 1];
+	struct pollfd *fds = calloc(n + 1 + LK_POLL_SOURCES * LK_POLL_SOURCE_FDS, sizeof(*fds));
 	if (!fds)
 		return 0;
 	fds[0] = (struct pollfd){.fd = c->listen_fd, .events = POLLIN};
 	for (size_t i = 0; i < n; i++)
 		fds[i + 1] = (struct pollfd){.fd = c->running[i]->pidfd, .events = POLLIN};
-	poll(fds, n + 1, timeout_ms);
+	for (size_t i = 0; i < c->n_sources; i++) {
+		first[i] = k;
+		k += c->sources[i].fill(c->sources[i].ctx, fds + k, LK_POLL_SOURCE_FDS);
+	}
+	first[c->n_sources] = k;
+	poll(fds, k, timeout_ms);
 	uint64_t events = 0;
 	for (size_t i = 0; i < c->n_running; i++)
 		events += lk_session_drain(c->running[i], 0);
@@ -211,7 +227,9 @@ uint64_t lk_collector_poll(struct lk_collector *c, int timeout_ms)
 			if (s->pid != c->root || s->pidfd < 0)
 				finish(c, i, LK_SESSION_EXITED);
 	}
-	free(fds);
 	accept_all(c);
+	for (size_t i = 0; i < c->n_sources; i++)
+		c->sources[i].dispatch(c->sources[i].ctx, fds + first[i], first[i + 1] - first[i]);
+	free(fds);
 	return events;
 }

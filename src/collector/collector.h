@@ -16,6 +16,21 @@
 
 #include "collector/session.h"
 
+struct pollfd;
+
+/* Something else the loop waits for, e.g. the control server: fill() adds
+ * up to max descriptors to poll, dispatch() gets them back with their
+ * revents once poll returned (and is called even when nothing happened, so
+ * a source can enforce its own timeouts). */
+struct lk_poll_source {
+	size_t (*fill)(void *ctx, struct pollfd *fds, size_t max);
+	void (*dispatch)(void *ctx, const struct pollfd *fds, size_t n);
+	void *ctx;
+};
+
+#define LK_POLL_SOURCES 4
+#define LK_POLL_SOURCE_FDS 64 /* descriptors one source may add */
+
 struct lk_collector {
 	char *dir;                 /* private directory (0700) */
 	char *socket_path;
@@ -31,6 +46,12 @@ struct lk_collector {
 	/* called for each new session before the process may go on */
 	void (*on_announce)(struct lk_session *s, void *ctx);
 	void *ctx;
+	/* given to each new session (see session.h) */
+	lk_mark_fn on_mark;
+	void *mark_ctx;
+	int keep_marks;
+	struct lk_poll_source sources[LK_POLL_SOURCES];
+	size_t n_sources;
 };
 
 int lk_collector_open(struct lk_collector *c);
@@ -39,6 +60,9 @@ void lk_collector_close(struct lk_collector *c);
 /* Accept announcements, drain rings, detect ended processes; waits at most
  * timeout_ms for something to happen. Returns events consumed. */
 uint64_t lk_collector_poll(struct lk_collector *c, int timeout_ms);
+
+/* Poll src's descriptors in every lk_collector_poll; -ENOSPC when full. */
+int lk_collector_add_source(struct lk_collector *c, const struct lk_poll_source *src);
 
 /* The running session of pid, or NULL. */
 struct lk_session *lk_collector_find(struct lk_collector *c, pid_t pid);

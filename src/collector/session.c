@@ -56,7 +56,9 @@ static int header_valid(const struct lk_shm_header *h, uint64_t size)
 	       h->ring_off + (uint64_t)LK_RING_SLOTS * sizeof(struct lk_slot) <= size &&
 	       h->entry_off + (uint64_t)LK_STACK_ENTRIES * sizeof(struct lk_stack_entry) <= size &&
 	       h->frame_off + (uint64_t)LK_FRAME_POOL * sizeof(uint64_t) <= size &&
-	       h->module_off + (uint64_t)LK_MODULES_MAX * sizeof(struct lk_module_entry) <= size;
+	       h->module_off + (uint64_t)LK_MODULES_MAX * sizeof(struct lk_module_entry) <= size &&
+	       h->mark_off + (uint64_t)LK_MARK_SLOTS * sizeof(struct lk_mark_slot) <= size &&
+	       h->mark_off < size && h->mark_off % 8 == 0;
 }
 
 int lk_session_open(struct lk_session **out, int memfd, const struct lk_hello *hello, pid_t peer)
@@ -75,6 +77,7 @@ int lk_session_open(struct lk_session **out, int memfd, const struct lk_hello *h
 		return -EPROTO;
 	}
 	s->hdr = m;
+	s->mark_area = LK_SHM_AT(s->hdr, mark_off, struct lk_mark_slot); /* checked once */
 	s->map_size = size;
 	s->pid = peer;
 	s->ppid = (pid_t)hello->ppid;
@@ -95,6 +98,9 @@ void lk_session_free(struct lk_session *s)
 		close(s->pidfd);
 	munmap(s->hdr, s->map_size);
 	lk_live_release(&s->live);
+	for (size_t i = 0; i < s->n_marks; i++)
+		free(s->marks[i].text);
+	free(s->marks);
 	free(s->classes);
 	free(s->roots);
 	free(s->exe);
@@ -113,6 +119,53 @@ static void root_add(struct lk_session *s, uint64_t addr, uint64_t size)
 		s->cap_roots = nc;
 	}
 	s->roots[s->n_roots++] = (struct lk_block){.addr = addr, .size = size};
+}
+
+/* Hand m to the hook, and keep it if asked (taking its text). */
+static int mark_deliver(struct lk_session *s, struct lk_mark *m)
+{
+	if (s->on_mark)
+		s->on_mark(s, m, s->mark_ctx);
+	if (!s->keep_marks || s->n_marks >= LK_SESSION_MARKS_MAX) {
+		s->marks_dropped += s->keep_marks;
+		free(m->text);
+		return 0;
+	}
+	struct lk_mark *a = realloc(s->marks, (s->n_marks + 1) * sizeof(*a));
+	if (!a) {
+		free(m->text);
+		return -ENOMEM;
+	}
+	a[s->n_marks++] = *m;
+	s->marks = a;
+	return 0;
+}
+
+int lk_session_add_mark(struct lk_session *s, int snapshot, const char *text)
+{
+	struct lk_mark m = {.snapshot = snapshot, .pos = s->tail, .live_bytes = s->live.bytes,
+			    .text = strdup(text)};
+	return m.text ? mark_deliver(s, &m) : -ENOMEM;
+}
+
+/* A mark event: its text is in mark slot e->addr, if the target did its part. */
+static void apply_mark(struct lk_session *s, const struct lk_slot *e, uint64_t pos, int snapshot)
+{
+	uint64_t k = e->addr;
+	struct lk_mark_slot *slot = s->mark_area + (k & (LK_MARK_SLOTS - 1));
+	if (atomic_load_explicit(&slot->seq, memory_order_acquire) != LK_MARK_DONE(k)) {
+		s->marks_bad++;
+		return;
+	}
+	char text[LK_MARK_TEXT];
+	uint32_t len = slot->len < LK_MARK_TEXT ? slot->len : LK_MARK_TEXT - 1;
+	memcpy(text, slot->text, len);
+	text[len] = 0;
+	atomic_store_explicit(&slot->seq, 0, memory_order_release);
+	struct lk_mark m = {.snapshot = snapshot, .pos = pos, .live_bytes = s->live.bytes,
+			    .tid = e->tid, .text = strdup(text)};
+	if (m.text)
+		mark_deliver(s, &m);
 }
 
 static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
@@ -174,6 +227,10 @@ static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 	}
 	case LK_EV_ROOT_ADD:
 		root_add(s, e->addr, LK_EV_SIZE(ks));
+		break;
+	case LK_EV_MARK:
+	case LK_EV_SNAPSHOT:
+		apply_mark(s, e, pos, LK_EV_KIND(ks) == LK_EV_SNAPSHOT);
 		break;
 	case LK_EV_ROOT_DEL:
 		for (size_t i = 0; i < s->n_roots; i++)

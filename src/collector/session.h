@@ -22,6 +22,21 @@ struct lk_session_stats {
 	uint64_t bytes_allocated, peak_bytes, stuck_slots;
 };
 
+/* A mark or a named snapshot: from the program (leakscope_mark, in ring
+ * order with its allocations) or from a control client. */
+struct lk_mark {
+	int snapshot;           /* 0: mark, 1: snapshot */
+	uint64_t pos;           /* ring position: earlier events happened before */
+	uint64_t live_bytes;    /* the process's live heap bytes at that point */
+	uint32_t tid;           /* thread that made it; 0 from a control client */
+	char *text;             /* owned */
+};
+
+struct lk_session;
+typedef void (*lk_mark_fn)(struct lk_session *s, const struct lk_mark *m, void *ctx);
+
+#define LK_SESSION_MARKS_MAX 4096 /* marks a session keeps (keep_marks) */
+
 struct lk_session {
 	pid_t pid, ppid;
 	int forked;             /* child of fork() (not the program we ran) */
@@ -29,6 +44,7 @@ struct lk_session {
 	char *exe;              /* /proc/PID/exe at start */
 	char *cmdline;          /* argv joined by spaces */
 	struct lk_shm_header *hdr;
+	struct lk_mark_slot *mark_area; /* in the region, as validated at open */
 	uint64_t map_size;
 	uint64_t tail;          /* next ring position to consume */
 	uint64_t stuck_pos;     /* position waited on, and since when (ms) */
@@ -46,6 +62,13 @@ struct lk_session {
 	uint8_t *classes;       /* per live slot, enum lk_leak_class; NULL: no scan */
 	int exec_pending;       /* an execve is under way (or replaced the image) */
 	uint64_t order;         /* when it ended, for report order */
+	lk_mark_fn on_mark;     /* called for every mark applied, or NULL */
+	void *mark_ctx;
+	int keep_marks;         /* keep up to LK_SESSION_MARKS_MAX marks here */
+	struct lk_mark *marks;
+	size_t n_marks;
+	uint64_t marks_dropped; /* not kept, or lost in the target (slot busy) */
+	uint64_t marks_bad;     /* events naming a text slot that was not committed */
 };
 
 /* Map memfd (not consumed) announced by hello; peer is the kernel's word on
@@ -56,6 +79,10 @@ void lk_session_free(struct lk_session *s);
 /* Consume committed events; returns how many. final: the process is gone,
  * skip slots that will never be committed. */
 uint64_t lk_session_drain(struct lk_session *s, int final);
+
+/* A mark at the current position (from a control client); text is copied.
+ * Returns 0 or -ENOMEM. */
+int lk_session_add_mark(struct lk_session *s, int snapshot, const char *text);
 
 /* Frames of stack id (innermost first); 0 if the id is not valid. */
 uint32_t lk_session_stack(const struct lk_session *s, uint32_t id, const uint64_t **ips);

@@ -9,6 +9,7 @@
  *
  * Region layout (offsets in struct lk_shm_header):
  *   header | event ring | stack buckets | stack entries | frame pool | modules
+ *   | mark texts
  *
  * Event ring: a bounded multi-producer single-consumer queue of n slots. A
  * producer reserves position p with fetch_add on ring_head; with lap(p) = p
@@ -23,6 +24,17 @@
  * before the real free runs, so a block's free always precedes the next
  * allocation that reuses its address.
  *
+ * Mark texts (leakscope_mark / leakscope_snapshot): a ring slot has no room
+ * for text, so the text goes first into one of LK_MARK_SLOTS slots of its
+ * own. The producer takes k = fetch_add(mark_head, 1), claims slot
+ * k % LK_MARK_SLOTS with a compare-and-swap of its seq from 0 (free) to
+ * LK_MARK_BUSY, writes the text, release-stores seq = 2k + 1 (committed) and
+ * then publishes an LK_EV_MARK or LK_EV_SNAPSHOT event whose addr is k. The
+ * collector copies the text when it applies that event, in ring order, if
+ * seq == 2k + 1, and frees the slot (seq = 0). A producer never waits for a
+ * text slot: when the slot is still in use the mark is dropped and counted
+ * in mark_dropped.
+ *
  * Stacks are deduplicated in the target. A new stack's frames are written to
  * the frame pool and its entry published before any event names its id, so
  * the collector may read stack entries directly from the region.
@@ -34,7 +46,7 @@
 #include <stdint.h>
 
 #define LK_SHM_MAGIC 0x31306d68736b6c00ULL /* "\0lkshm01" */
-#define LK_SHM_VERSION 1
+#define LK_SHM_VERSION 2
 
 #define LK_RING_SLOTS (1u << 18)       /* 8 MiB of events */
 #define LK_STACK_BUCKETS (1u << 20)    /* hash buckets, power of two */
@@ -43,6 +55,8 @@
 #define LK_MODULES_MAX 4096
 #define LK_MAX_FRAMES 128              /* hard cap of one stack's depth */
 #define LK_PATH_MAX 400
+#define LK_MARK_SLOTS 256              /* texts in flight */
+#define LK_MARK_TEXT 496               /* bytes of one text, with its NUL */
 
 /* Environment variables the collector hands to the target. */
 #define LK_ENV_SOCKET "LEAKSCOPE_SOCKET"
@@ -51,7 +65,7 @@
 enum lk_event_kind {
 	LK_EV_ALLOC = 1,  /* addr, size, stack: a block became live */
 	LK_EV_FREE = 2,   /* addr: a block was released */
-	LK_EV_MARK = 3,   /* addr = offset of a text in the mark area (later) */
+	LK_EV_MARK = 3,   /* addr = mark text slot: the program's leakscope_mark() */
 	LK_EV_EXEC = 4,   /* the process calls execve: its image may be replaced */
 	LK_EV_EXEC_FAILED = 5, /* ... and execve returned: it was not */
 	LK_EV_REALLOC_FREE = 6, /* addr: a free by realloc, which may fail... */
@@ -59,6 +73,7 @@ enum lk_event_kind {
 	LK_EV_IGNORE = 8,       /* addr: the program keeps this block on purpose */
 	LK_EV_ROOT_ADD = 9,     /* addr, size: a region the scan must treat as a root */
 	LK_EV_ROOT_DEL = 10,    /* addr: ... no longer */
+	LK_EV_SNAPSHOT = 11,    /* addr = mark text slot: leakscope_snapshot() */
 };
 
 /* Packing of kind and size in one word: sizes above 2^56 do not exist. */
@@ -83,6 +98,14 @@ struct lk_stack_entry {
 	uint32_t first;         /* index of frame 0 (innermost) in the pool */
 };
 
+/* One mark text (see the protocol above). */
+struct lk_mark_slot {
+	_Atomic uint64_t seq;
+	uint32_t len;           /* bytes of text, without the NUL */
+	uint32_t pad;
+	char text[LK_MARK_TEXT];
+};
+
 /* A loaded ELF object as the dynamic loader saw it (dl_iterate_phdr). */
 struct lk_module_entry {
 	uint64_t bias;          /* l_addr: runtime address - ELF vaddr */
@@ -99,7 +122,7 @@ struct lk_shm_header {
 	uint32_t flags;         /* LK_SHM_* below */
 	uint64_t fork_seq;      /* parent's ring position at fork, if forked */
 	uint64_t size;          /* bytes of the whole region */
-	uint64_t ring_off, bucket_off, entry_off, frame_off, module_off;
+	uint64_t ring_off, bucket_off, entry_off, frame_off, module_off, mark_off;
 
 	_Alignas(64) _Atomic uint64_t ring_head;   /* next position to reserve */
 	_Alignas(64) _Atomic uint64_t ring_tail;   /* collector's position */
@@ -109,7 +132,11 @@ struct lk_shm_header {
 	_Alignas(64) _Atomic uint32_t module_count;
 	_Atomic uint32_t module_lock;
 	_Alignas(64) char comm[64];                /* program name, for labels */
+	_Alignas(64) _Atomic uint64_t mark_head;   /* next mark text slot */
+	_Atomic uint32_t mark_dropped;             /* marks lost: slot still in use */
 };
+
+_Static_assert(sizeof(struct lk_shm_header) <= 4096, "the header fits its page");
 
 enum {
 	LK_SHM_FORKED = 1,     /* created in the child of a fork() */
@@ -126,6 +153,8 @@ struct lk_hello {
 };
 
 #define LK_RING_LAP(p) ((p) & ~(uint64_t)(LK_RING_SLOTS - 1))
+#define LK_MARK_BUSY UINT64_MAX
+#define LK_MARK_DONE(k) (2 * (uint64_t)(k) + 1)
 
 static inline uint64_t lk_shm_total_size(void)
 {
@@ -135,6 +164,7 @@ static inline uint64_t lk_shm_total_size(void)
 	sz += (uint64_t)LK_STACK_ENTRIES * sizeof(struct lk_stack_entry);
 	sz += (uint64_t)LK_FRAME_POOL * sizeof(uint64_t);
 	sz += (uint64_t)LK_MODULES_MAX * sizeof(struct lk_module_entry);
+	sz += (uint64_t)LK_MARK_SLOTS * sizeof(struct lk_mark_slot);
 	return sz;
 }
 

@@ -41,6 +41,7 @@ struct lk_region {
 	struct lk_stack_entry *entries;
 	uint64_t *frames;
 	struct lk_module_entry *modules;
+	struct lk_mark_slot *marks;
 };
 
 extern LK_HIDDEN struct lk_real lk_real;

@@ -28,6 +28,7 @@ static void region_layout(struct lk_region *r, struct lk_shm_header *h)
 	r->entries = LK_SHM_AT(h, entry_off, struct lk_stack_entry);
 	r->frames = LK_SHM_AT(h, frame_off, uint64_t);
 	r->modules = LK_SHM_AT(h, module_off, struct lk_module_entry);
+	r->marks = LK_SHM_AT(h, mark_off, struct lk_mark_slot);
 }
 
 static void header_init(struct lk_shm_header *h, uint64_t size)
@@ -47,6 +48,8 @@ static void header_init(struct lk_shm_header *h, uint64_t size)
 	h->frame_off = off;
 	off += (uint64_t)LK_FRAME_POOL * sizeof(uint64_t);
 	h->module_off = off;
+	off += (uint64_t)LK_MODULES_MAX * sizeof(struct lk_module_entry);
+	h->mark_off = off;
 	atomic_store(&h->stack_count, 1); /* id 0 means "no stack" */
 	prctl(PR_GET_NAME, h->comm, 0, 0, 0);
 }

@@ -45,6 +45,21 @@ static void leak_list(FILE *out, const char *name, const struct lk_leak *l, size
 	fputs("]", out);
 }
 
+/* Marks and snapshots, in the order they happened. */
+static void marks(FILE *out, const struct lk_leak_report *p)
+{
+	fputs(",\"marks\":[", out);
+	for (size_t i = 0; i < p->n_marks; i++) {
+		const struct lk_mark *m = &p->marks[i];
+		fprintf(out, "%s{\"kind\":\"%s\",\"text\":", i ? "," : "",
+			m->snapshot ? "snapshot" : "mark");
+		lk_json_string(out, m->text);
+		fprintf(out, ",\"event\":%" PRIu64 ",\"live_bytes\":%" PRIu64 ",\"tid\":%u}",
+			m->pos, m->live_bytes, m->tid);
+	}
+	fprintf(out, "],\"marks_dropped\":%" PRIu64, p->marks_dropped);
+}
+
 static void process(FILE *out, const struct lk_leak_report *p)
 {
 	fprintf(out, "{\"pid\":%d,\"ppid\":%d,\"command\":", (int)p->pid, (int)p->ppid);
@@ -81,6 +96,7 @@ static void process(FILE *out, const struct lk_leak_report *p)
 	fputs("}", out);
 	leak_list(out, "leaks", p->leaks, p->n_leaks);
 	leak_list(out, "suppressed", p->suppressed, p->n_suppressed);
+	marks(out, p);
 	fputs("}", out);
 }
 

@@ -14,6 +14,8 @@ execve
 execvp
 execvpe
 free
+leakscope_add_mark
+leakscope_add_snapshot
 leakscope_disable_thread
 leakscope_enable_thread
 leakscope_ignore_object
