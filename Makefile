@@ -3,7 +3,7 @@
 #
 # Sources are discovered per folder, so adding a file needs no edit here:
 #   src/preload/*.c          -> libleakscope.so (the interposer, in the target)
-#   src/{common,collector,analyze,eventlog,trace,report}/*.c -> libcore.a
+#   src/{common,collector,analyze,control,eventlog,trace,report}/*.c -> libcore.a
 #   src/cli/*.c + libcore.a  -> leakscope
 # SAN=1 builds the collector and readers with ASan+UBSan into build-san/.
 
@@ -27,7 +27,7 @@ PRELOAD_CFLAGS = $(BASEFLAGS) -O2 -g -fPIC -fvisibility=hidden \
 	-ftls-model=initial-exec -fno-omit-frame-pointer
 PRELOAD_LIBS   = -lunwind -ldl -lpthread
 
-CORE_SRC    = $(wildcard src/common/*.c src/collector/*.c src/analyze/*.c \
+CORE_SRC    = $(wildcard src/common/*.c src/collector/*.c src/analyze/*.c src/control/*.c \
                 src/eventlog/*.c src/report/*.c src/trace/*.c)
 CLI_SRC     = $(wildcard src/cli/*.c)
 PRELOAD_SRC = $(wildcard src/preload/*.c)
