@@ -10,6 +10,12 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_eventlog(int argc, char **argv);
+/* cmd_control.c: requests to a running recording */
+int cmd_mark(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
+int cmd_start(int argc, char **argv);
+int cmd_stop(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 /* "leakscope: " + message + newline on stderr. */
 void lk_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

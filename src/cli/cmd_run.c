@@ -2,6 +2,8 @@
  * cmd_run.c - `leakscope run [OPTIONS] -- PROG ARGS`: run a program under
  * the interposer, follow its forks and execs, and when each process ends
  * report what it left allocated. The program's exit status passes through.
+ * While it runs, a control socket answers `leakscope check PID` and
+ * `leakscope mark PID TEXT` (docs/control.md).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,6 +22,8 @@
 #include "collector/scan.h"
 #include "collector/launch.h"
 #include "common/error.h"
+#include "control/check.h"
+#include "control/server.h"
 #include "report/leak_report.h"
 
 static const char usage_text[] =
@@ -48,6 +52,8 @@ static const char usage_text[] =
 	"                           without --scan, not freed) blocks remain after\n"
 	"                           suppressions and the program itself succeeded\n"
 	"                           (LeakSanitizer uses 23; default: off)\n"
+	"      --no-control         no control socket: 'leakscope check PID' and\n"
+	"                           'leakscope mark PID TEXT' cannot reach this run\n"
 	"  -h, --help               this text\n"
 	"\n"
 	"exit status: the program's own; 128+N if it was killed by signal N;\n"
@@ -66,6 +72,7 @@ struct run_opts {
 	int scan;
 	int frames;
 	int leak_exit;
+	int control;
 	struct lk_suppressions sup;
 };
 
@@ -77,7 +84,7 @@ static void forward_signal(int sig)
 		kill(forward_to, sig);
 }
 
-enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_GEN_SUP, OPT_SCAN, OPT_FRAMES, OPT_EXIT_CODE };
+enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_GEN_SUP, OPT_SCAN, OPT_FRAMES, OPT_EXIT_CODE, OPT_NO_CONTROL };
 
 static int parse(int argc, char **argv, struct run_opts *o)
 {
@@ -93,6 +100,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		{"gen-suppressions", no_argument, 0, OPT_GEN_SUP},
 		{"frames", required_argument, 0, OPT_FRAMES},
 		{"exit-code", required_argument, 0, OPT_EXIT_CODE},
+		{"no-control", no_argument, 0, OPT_NO_CONTROL},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -125,6 +133,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		case OPT_GEN_SUP: o->gen_suppressions = 1; break;
 		case OPT_FRAMES: o->frames = atoi(optarg); break;
 		case OPT_EXIT_CODE: o->leak_exit = atoi(optarg); break;
+		case OPT_NO_CONTROL: o->control = 0; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		default: fputs(usage_text, stderr); return -1;
 		}
@@ -164,47 +173,92 @@ static void scan_at_exit(struct lk_collector *c, struct lk_exitstop *x,
 	lk_exitstop_resume(x, snap);
 }
 
-/* Handle every wait status: exit stops of traced processes, and the ends
- * of children (we are their subreaper) and tracees. */
-static void reap(struct lk_collector *c, struct lk_exitstop *x, pid_t root, int *root_status,
-		 int *root_done)
+/* What the wait loop knows; shared with the control server's ops. */
+struct run_state {
+	struct lk_collector *c;
+	struct lk_exitstop *x;   /* exit stops (--scan), or NULL */
+	const struct run_opts *o;
+	pid_t root;
+	int status, done;        /* the root's wait status, once it ended */
+};
+
+/* One wait status: an exit stop of a traced process, or the end of a child
+ * (we are its subreaper) or tracee. */
+static void handle_status(void *ctx, pid_t pid, int st)
+{
+	struct run_state *r = ctx;
+	struct lk_exit_snapshot snap;
+	int h = r->x ? lk_exitstop_handle(r->x, pid, st, &snap) : -1;
+	if (h == 1)
+		scan_at_exit(r->c, r->x, &snap);
+	if (h >= 0)
+		return;
+	if (!WIFEXITED(st) && !WIFSIGNALED(st))
+		return;
+	if (pid == r->root) {
+		r->status = st;
+		r->done = 1;
+	}
+	lk_collector_exited(r->c, pid, st);
+}
+
+static void reap(struct run_state *r)
 {
 	int st;
 	pid_t pid;
-	while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
-		struct lk_exit_snapshot snap;
-		int h = x ? lk_exitstop_handle(x, pid, st, &snap) : -1;
-		if (h == 1)
-			scan_at_exit(c, x, &snap);
-		if (h >= 0)
-			continue;
-		if (!WIFEXITED(st) && !WIFSIGNALED(st))
-			continue;
-		if (pid == root) {
-			*root_status = st;
-			*root_done = 1;
-		}
-		lk_collector_exited(c, pid, st);
-	}
+	while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0)
+		handle_status(r, pid, st);
 }
 
-static int trace(struct lk_collector *c, struct lk_exitstop *x, pid_t root, int *status)
+static int trace(struct run_state *r)
 {
-	int done = 0;
-	while (!done) {
-		uint64_t n = lk_collector_poll(c, 2);
-		reap(c, x, root, status, &done);
-		if (n == 0 && !done) {
-			lk_collector_poll(c, 10);
-			reap(c, x, root, status, &done);
+	while (!r->done) {
+		uint64_t n = lk_collector_poll(r->c, 2);
+		reap(r);
+		if (n == 0 && !r->done) {
+			lk_collector_poll(r->c, 10);
+			reap(r);
 		}
 	}
 	/* announcements and ends that raced with the root's end */
-	lk_collector_poll(c, 0);
-	reap(c, x, root, status, &done);
-	lk_collector_poll(c, 0);
+	lk_collector_poll(r->c, 0);
+	reap(r);
+	lk_collector_poll(r->c, 0);
 	return 0;
 }
+
+/* The control socket's requests (docs/control.md). */
+static int ctl_identify(void *ctx, FILE *out)
+{
+	struct run_state *r = ctx;
+	for (size_t i = 0; i < r->c->n_running; i++)
+		fprintf(out, "process %d\n", (int)r->c->running[i]->pid);
+	return 0;
+}
+
+static int ctl_mark(void *ctx, int snapshot, const char *text)
+{
+	struct run_state *r = ctx;
+	for (size_t i = 0; i < r->c->n_running; i++) {
+		struct lk_session *s = r->c->running[i];
+		lk_session_drain(s, 0);
+		if (lk_session_add_mark(s, snapshot, text) != 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int ctl_check(void *ctx, pid_t pid, int json, FILE *out)
+{
+	struct run_state *r = ctx;
+	struct lk_check k = {.collector = r->c, .sup = &r->o->sup, .replay = handle_status,
+			     .ctx = r};
+	return lk_check_run(&k, pid, json, out);
+}
+
+static const struct lk_control_ops run_ops = {
+	.kind = "run", .identify = ctl_identify, .mark = ctl_mark, .check = ctl_check,
+};
 
 static int write_reports(struct lk_collector *c, const struct run_opts *o, char **argv,
 			 pid_t root, int status, uint64_t *leaked)
@@ -254,13 +308,14 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, char 
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = {.follow = 1, .default_sup = 1, .frames = 64};
+	struct run_opts o = {.follow = 1, .default_sup = 1, .frames = 64, .control = 1};
 	lk_suppressions_init(&o.sup);
 	int first = parse(argc, argv, &o);
 	int rc = LK_EXIT_FAILURE;
 	char *path = NULL, *preload = NULL;
 	struct lk_collector c;
 	struct lk_exitstop *stops = NULL;
+	struct lk_control_server *server = NULL;
 	memset(&c, 0, sizeof(c));
 	c.listen_fd = -1;
 	if (first < 0)
@@ -302,8 +357,16 @@ int cmd_run(int argc, char **argv)
 	forward_to = pid;
 	signal(SIGTERM, forward_signal);
 	signal(SIGHUP, forward_signal);
-	int status = 0;
-	trace(&c, stops, pid, &status);
+	struct run_state st = {.c = &c, .x = stops, .o = &o, .root = pid};
+	if (o.control && lk_control_server_open(&server, &run_ops, &st) == 0) {
+		struct lk_poll_source src = {lk_control_server_fill, lk_control_server_dispatch,
+					     server};
+		lk_collector_add_source(&c, &src);
+	} else if (o.control) {
+		lk_cli_error("warning: no control socket (check, mark): %s", lk_error_detail());
+	}
+	trace(&st);
+	int status = st.status;
 	if (c.announced == 0) {
 		lk_cli_error("'%s' never loaded the interposer (LD_PRELOAD was ignored or "
 			     "removed): nothing could be recorded", path);
@@ -316,6 +379,7 @@ int cmd_run(int argc, char **argv)
 	if (leaked && o.leak_exit && rc == 0)
 		rc = o.leak_exit;
 out:
+	lk_control_server_close(server);
 	lk_exitstop_free(stops);
 	lk_collector_close(&c);
 	lk_suppressions_release(&o.sup);

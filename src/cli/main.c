@@ -17,6 +17,11 @@ struct command {
 static const struct command commands[] = {
 	{"run", cmd_run, "run a program and report the memory it leaked"},
 	{"eventlog", cmd_eventlog, "report on a GHC eventlog heap profile"},
+	{"mark", cmd_mark, "add a marker to a running recording"},
+	{"snapshot", cmd_snapshot, "take a named snapshot in a running recording"},
+	{"start", cmd_start, "start the recorded window of a running recording"},
+	{"stop", cmd_stop, "stop the recorded window of a running recording"},
+	{"check", cmd_check, "stop a running program, report what it lost now, resume it"},
 	{NULL, NULL, NULL},
 };
 

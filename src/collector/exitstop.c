@@ -138,6 +138,8 @@ static int exit_stop(struct lk_exitstop *x, struct thread *t, struct lk_exit_sna
 	snap->tgid = t->tgid;
 	snap->tid = t->tid;
 	snap->regs = regs;
+	snap->threads = NULL;
+	snap->n_threads = 0;
 	snap->mem_fd = open(path, O_RDONLY | O_CLOEXEC);
 	return 1;
 }

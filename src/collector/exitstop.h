@@ -24,6 +24,10 @@ struct lk_exit_snapshot {
 	pid_t tgid, tid;                 /* the process, and its stopped thread */
 	struct user_regs_struct regs;    /* that thread's registers */
 	int mem_fd;                      /* /proc/TID/mem, owned by the tracer */
+	/* the other stopped threads' registers (their stacks are scanned from
+	 * their stack pointers, their registers are roots); NULL: none known */
+	const struct user_regs_struct *threads;
+	size_t n_threads;
 };
 
 int lk_exitstop_new(struct lk_exitstop **out);

@@ -9,7 +9,8 @@
  * block, so stale pointers in freed chunks and allocator metadata hide no
  * leak - and except leakscope's own shared region. The stopped thread's
  * stack is scanned from its stack pointer (less the red zone), and its
- * registers are roots too.
+ * registers are roots too; so are every other stopped thread's, when they
+ * are known (leakscope check stops them all).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -126,8 +127,18 @@ static uint64_t go_scheduler_sp(const struct lk_session *s, int mem_fd)
 	return sp;
 }
 
-static int collect_roots(pid_t tid, uint64_t sp, uint64_t main_sp, const uint64_t *addrs,
-			 size_t n, struct roots *rs)
+/* The lowest live address of a stack mapping [lo, hi) holding one of the
+ * stack pointers, or lo. */
+static uint64_t stack_low(uint64_t lo, uint64_t hi, const uint64_t *sps, size_t n_sps)
+{
+	for (size_t i = 0; i < n_sps; i++)
+		if (sps[i] >= lo && sps[i] < hi && sps[i] - RED_ZONE > lo)
+			return sps[i] - RED_ZONE;
+	return lo;
+}
+
+static int collect_roots(pid_t tid, const uint64_t *sps, size_t n_sps, uint64_t main_sp,
+			 const uint64_t *addrs, size_t n, struct roots *rs)
 {
 	char path[64], line[4096];
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)tid);
@@ -150,8 +161,9 @@ static int collect_roots(pid_t tid, uint64_t sp, uint64_t main_sp, const uint64_
 			continue;
 		if (holds_block(addrs, n, lo, hi))
 			continue;
-		if (sp >= lo && sp < hi && sp - RED_ZONE > lo)
-			lo = sp - RED_ZONE;
+		uint64_t low = stack_low(lo, hi, sps, n_sps);
+		if (low != lo)
+			lo = low;
 		else if (!strncmp(name, "[stack]", 7) && main_sp > lo && main_sp < hi)
 			lo = main_sp;
 		rc = add_root(rs, lo, hi);
@@ -167,6 +179,18 @@ static int read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
 	return n == (ssize_t)len ? 0 : -EFAULT;
 }
 
+#define REGS_PER_THREAD 17
+
+/* The registers of one thread that may hold pointers. */
+static size_t thread_regs(const struct user_regs_struct *g, uint64_t *out)
+{
+	const uint64_t r[REGS_PER_THREAD] = {g->rax, g->rbx, g->rcx, g->rdx, g->rsi, g->rdi,
+					     g->rbp, g->r8, g->r9, g->r10, g->r11, g->r12,
+					     g->r13, g->r14, g->r15, g->fs_base, g->gs_base};
+	memcpy(out, r, sizeof(r));
+	return REGS_PER_THREAD;
+}
+
 int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 {
 	if (snap->mem_fd < 0)
@@ -178,6 +202,7 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	uint8_t *ignored = malloc(n + 1);
 	struct roots rs = {0};
 	struct lk_reach reach = {0};
+	uint64_t *regs = NULL, *sps = NULL;
 	int rc = -ENOMEM;
 	if (!blocks || !slot || !addrs || !ignored)
 		goto out;
@@ -188,18 +213,26 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 		blocks[k++] = *b;
 	}
 	qsort(addrs, k, sizeof(*addrs), cmp_u64);
-	const struct user_regs_struct *g = &snap->regs;
-	const uint64_t regs[] = {g->rax, g->rbx, g->rcx, g->rdx, g->rsi, g->rdi, g->rbp,
-				 g->r8, g->r9, g->r10, g->r11, g->r12, g->r13, g->r14, g->r15,
-				 g->fs_base, g->gs_base};
+	size_t n_threads = 1 + (snap->threads ? snap->n_threads : 0), n_regs = 0;
+	regs = malloc(n_threads * REGS_PER_THREAD * sizeof(*regs));
+	sps = malloc(n_threads * sizeof(*sps));
+	if (!regs || !sps) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t t = 0; t < n_threads; t++) {
+		const struct user_regs_struct *g = t ? &snap->threads[t - 1] : &snap->regs;
+		n_regs += thread_regs(g, regs + n_regs);
+		sps[t] = g->rsp;
+	}
 	uint64_t main_sp = go_scheduler_sp(s, snap->mem_fd);
-	if ((rc = collect_roots(snap->tid, g->rsp, main_sp, addrs, k, &rs)) != 0)
+	if ((rc = collect_roots(snap->tid, sps, n_threads, main_sp, addrs, k, &rs)) != 0)
 		goto out;
 	for (size_t i = 0; i < s->n_roots && !rc; i++)
 		rc = add_root(&rs, s->roots[i].addr, s->roots[i].addr + s->roots[i].size);
 	if (rc)
 		goto out;
-	rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, sizeof(regs) / sizeof(*regs), ignored,
+	rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, n_regs, ignored,
 			       LK_REACH_GLIBC_CHUNKS,
 			       read_mem, (void *)&snap->mem_fd, &reach);
 	if (rc)
@@ -219,5 +252,7 @@ out:
 	free(slot);
 	free(addrs);
 	free(ignored);
+	free(regs);
+	free(sps);
 	return rc;
 }

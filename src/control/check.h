@@ -1,0 +1,32 @@
+/*
+ * check.h - `check` of a running recording: stop every thread of a traced
+ * process, apply the events its ring still holds, run the reachability
+ * scan (the one `leakscope run --scan` makes at exit), let the process go,
+ * and write what is lost now as a leak report (text or JSON,
+ * report/leak_report.h). The process is resumed whatever failed.
+ */
+#ifndef LK_CONTROL_CHECK_H
+#define LK_CONTROL_CHECK_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "analyze/suppress.h"
+#include "collector/collector.h"
+
+struct lk_check {
+	struct lk_collector *collector;
+	const struct lk_suppressions *sup;  /* NULL: none */
+	/* A wait status the stop took that belongs to the host (a thread's end,
+	 * an event of a process it traces itself): handed back after resume. */
+	void (*replay)(void *ctx, pid_t tid, int status);
+	void *ctx;
+};
+
+#define LK_CHECK_STOP_MS 5000 /* every thread must have stopped by then */
+
+/* Check pid (0: every running process of the collector). Returns 0 with
+ * the report on out, or a negative code with lk_error_set() detail. */
+int lk_check_run(const struct lk_check *k, pid_t pid, int json, FILE *out);
+
+#endif
