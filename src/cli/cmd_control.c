@@ -110,7 +110,7 @@ static int control(const struct control_cmd *c, int argc, char **argv)
 	char req[LK_CONTROL_LINE_MAX];
 	if (text)
 		snprintf(req, sizeof(req), "%s %s", c->name, text);
-	else if (t.pid)
+	else if (t.pid && !strcmp(c->name, "check")) /* the window is the recording's */
 		snprintf(req, sizeof(req), "%s%s %d", c->name, json ? " json" : "", (int)t.pid);
 	else
 		snprintf(req, sizeof(req), "%s%s", c->name, json ? " json" : "");

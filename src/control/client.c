@@ -158,7 +158,7 @@ int lk_control_call(const char *socket, const char *request, int timeout_ms, cha
 				    strerror(-fd));
 	int rc = call_fd(fd, request, timeout_ms, body, len);
 	close(fd);
-	if (rc < 0 && rc > -4096)
+	if (rc < 0 && rc > LK_EFORMAT + 100) /* an errno: the codes below set their detail */
 		lk_error_set(rc, "no answer from the recorder at '%s': %s", socket, strerror(-rc));
 	return rc;
 }
