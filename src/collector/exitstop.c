@@ -9,15 +9,19 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collector/exitstop.h"
 
 #define OPTIONS (PTRACE_O_TRACEEXIT | PTRACE_O_TRACECLONE)
+#define OTHERS_MS 500 /* how long the others of a group exit are waited for */
 
 struct thread {
 	pid_t tid, tgid;
 	int exiting;
+	int held;       /* kept at its exit stop for the snapshot */
+	int group_done; /* its process's snapshot was taken */
 };
 
 struct lk_exitstop {
@@ -54,8 +58,7 @@ static int add(struct lk_exitstop *x, pid_t tid, pid_t tgid)
 {
 	struct thread *t = find(x, tid);
 	if (t) {
-		t->tgid = tgid;
-		t->exiting = 0;
+		*t = (struct thread){.tid = tid, .tgid = tgid};
 		return 0;
 	}
 	if (x->n == x->cap) {
@@ -117,12 +120,57 @@ static void continue_with(pid_t tid, int sig)
 	ptrace(PTRACE_CONT, tid, 0, (void *)(long)sig);
 }
 
+/* Wait for tid's exit stop (the group exit kills it); 1 and its registers
+ * when it came in time. Other stops on the way are let go. */
+static int await_exit_stop(pid_t tid, struct user_regs_struct *regs)
+{
+	struct timespec t0, now;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		int st;
+		pid_t r = waitpid(tid, &st, __WALL | WNOHANG);
+		if (r < 0 || (r > 0 && (WIFEXITED(st) || WIFSIGNALED(st))))
+			return 0;
+		if (r > 0 && WIFSTOPPED(st) && (st >> 16) == PTRACE_EVENT_EXIT)
+			return ptrace(PTRACE_GETREGS, tid, 0, regs) == 0 ? 1 : (continue_with(tid, 0), 0);
+		if (r > 0)
+			continue_with(tid, 0);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 > OTHERS_MS)
+			return 0;
+		nanosleep(&(struct timespec){0, 100 * 1000}, NULL);
+	}
+}
+
+/* The other threads of t's process, at their exit stops: held, with their
+ * registers in snap. */
+static void gather_others(struct lk_exitstop *x, struct thread *t, struct lk_exit_snapshot *snap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < x->n; i++)
+		n += x->t[i].tgid == t->tgid;
+	snap->threads = calloc(n + 1, sizeof(*snap->threads));
+	for (size_t i = 0; i < x->n; i++) {
+		struct thread *o = &x->t[i];
+		if (o->tgid != t->tgid)
+			continue;
+		o->group_done = 1;
+		if (o == t || o->exiting || !snap->threads)
+			continue;
+		if (await_exit_stop(o->tid, &snap->threads[snap->n_threads])) {
+			snap->n_threads++;
+			o->held = 1;
+		}
+		o->exiting = 1;
+	}
+}
+
 /* The exit stop of t: decide whether the whole process is ending. */
 static int exit_stop(struct lk_exitstop *x, struct thread *t, struct lk_exit_snapshot *snap)
 {
 	struct user_regs_struct regs;
 	t->exiting = 1;
-	if (ptrace(PTRACE_GETREGS, t->tid, 0, &regs) != 0) {
+	if (t->group_done || ptrace(PTRACE_GETREGS, t->tid, 0, &regs) != 0) {
 		continue_with(t->tid, 0);
 		return 0;
 	}
@@ -140,6 +188,7 @@ static int exit_stop(struct lk_exitstop *x, struct thread *t, struct lk_exit_sna
 	snap->regs = regs;
 	snap->threads = NULL;
 	snap->n_threads = 0;
+	gather_others(x, t, snap);
 	snap->mem_fd = open(path, O_RDONLY | O_CLOEXEC);
 	return 1;
 }
@@ -208,5 +257,12 @@ void lk_exitstop_resume(struct lk_exitstop *x, struct lk_exit_snapshot *snap)
 	if (snap->mem_fd >= 0)
 		close(snap->mem_fd);
 	snap->mem_fd = -1;
+	for (size_t i = 0; i < x->n; i++)
+		if (x->t[i].held && x->t[i].tgid == snap->tgid) {
+			x->t[i].held = 0;
+			continue_with(x->t[i].tid, 0);
+		}
+	free(snap->threads);
+	snap->threads = NULL;
 	continue_with(snap->tid, 0);
 }

@@ -7,7 +7,10 @@
  * signals are passed on untouched and job-control stops kept. A thread
  * reaching its exit stop through exit_group(), a fatal signal, or as the
  * last thread, means the whole process ends: the caller gets a snapshot to
- * scan, then releases the thread. SIGKILL from outside ends a process with
+ * scan, then releases the thread. The other threads, killed by the group
+ * exit, are waited for (briefly) at their own exit stops, so that their
+ * registers and stack pointers are in the snapshot too; they are released
+ * with it. One snapshot per process: later exit stops of its threads pass. SIGKILL from outside ends a process with
  * no stop at all: its report then has no reachability classes.
  */
 #ifndef LK_COLLECTOR_EXITSTOP_H
@@ -25,8 +28,10 @@ struct lk_exit_snapshot {
 	struct user_regs_struct regs;    /* that thread's registers */
 	int mem_fd;                      /* /proc/TID/mem, owned by the tracer */
 	/* the other stopped threads' registers (their stacks are scanned from
-	 * their stack pointers, their registers are roots); NULL: none known */
-	const struct user_regs_struct *threads;
+	 * their stack pointers, their registers are roots); NULL: none known.
+	 * At a group exit, those of the threads that reached their own exit
+	 * stop in time (owned by the snapshot until lk_exitstop_resume). */
+	struct user_regs_struct *threads;
 	size_t n_threads;
 };
 
