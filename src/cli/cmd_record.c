@@ -42,8 +42,9 @@ static const char usage_text[] =
 	"  -h, --help               this text\n"
 	"\n"
 	"exit status: the program's own; 128+N if it was killed by signal N;\n"
-	"127 program not found; 126 not executable; 125 leakscope failed or the\n"
-	"program cannot be traced (statically linked or setuid).\n";
+	"127 program not found; 126 not executable; 125 leakscope failed, the\n"
+	"program cannot be traced (statically linked or setuid), or it succeeded\n"
+	"but a trace could not be created or written.\n";
 
 struct record_opts {
 	const char *output;
@@ -109,13 +110,20 @@ static int parse(int argc, char **argv, struct record_opts *o)
 	return optind;
 }
 
+struct recording {
+	struct lk_recorder *rec;
+	int failed;              /* a process could not be recorded */
+};
+
 /* on_announce: each new process image gets its trace. */
 static void start_trace(struct lk_session *s, void *ctx)
 {
-	struct lk_recorder *rec = ctx;
+	struct recording *r = ctx;
+	struct lk_recorder *rec = r->rec;
 	const char *cmd = s->cmdline ? s->cmdline : s->comm;
 	if (lk_recorder_attach(rec, s) != 0) {
 		lk_cli_error("cannot record pid %d (%s): %s", (int)s->pid, cmd, lk_error_detail());
+		r->failed = 1;
 		return;
 	}
 	struct lk_recorder_info in;
@@ -194,8 +202,9 @@ int cmd_record(int argc, char **argv)
 		lk_cli_error("record: out of memory");
 		goto done;   /* the program runs on, untraced once its ring is full */
 	}
+	struct recording r = {.rec = rec};
 	c.on_announce = start_trace;
-	c.ctx = rec;
+	c.ctx = &r;
 	int status = 0;
 	record(&c, rec, run.pid, &status);
 	if (c.announced == 0) {
@@ -204,7 +213,7 @@ int cmd_record(int argc, char **argv)
 		goto done;
 	}
 	lk_collector_close(&c);       /* closes traces still open */
-	int bad = summary(rec);
+	int bad = summary(rec) || r.failed;
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	if (bad && rc == 0)
 		rc = LK_EXIT_FAILURE;
