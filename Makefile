@@ -3,7 +3,7 @@
 #
 # Sources are discovered per folder, so adding a file needs no edit here:
 #   src/preload/*.c          -> libleakscope.so (the interposer, in the target)
-#   src/{common,collector,analyze,eventlog,trace,report}/*.c -> libcore.a
+#   src/{common,collector,analyze,eventlog,trace,record,report}/*.c -> libcore.a
 #   src/cli/*.c + libcore.a  -> leakscope
 # SAN=1 builds the collector and readers with ASan+UBSan into build-san/.
 
@@ -28,7 +28,8 @@ PRELOAD_CFLAGS = $(BASEFLAGS) -O2 -g -fPIC -fvisibility=hidden \
 PRELOAD_LIBS   = -lunwind -ldl -lpthread
 
 CORE_SRC    = $(wildcard src/common/*.c src/collector/*.c src/analyze/*.c \
-                src/eventlog/*.c src/report/*.c src/trace/*.c)
+                src/eventlog/*.c src/report/*.c src/trace/*.c \
+                src/record/*.c)
 CLI_SRC     = $(wildcard src/cli/*.c)
 PRELOAD_SRC = $(wildcard src/preload/*.c)
 UNIT_SRC    = $(wildcard tests/unit/*.c)

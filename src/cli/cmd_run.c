@@ -9,16 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "analyze/leaks.h"
 #include "cli/cli.h"
+#include "cli/launcher.h"
 #include "collector/collector.h"
 #include "collector/exitstop.h"
 #include "collector/scan.h"
-#include "collector/launch.h"
 #include "common/error.h"
 #include "report/leak_report.h"
 
@@ -68,14 +67,6 @@ struct run_opts {
 	int leak_exit;
 	struct lk_suppressions sup;
 };
-
-static volatile sig_atomic_t forward_to;
-
-static void forward_signal(int sig)
-{
-	if (forward_to > 0)
-		kill(forward_to, sig);
-}
 
 enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_GEN_SUP, OPT_SCAN, OPT_FRAMES, OPT_EXIT_CODE };
 
@@ -152,56 +143,20 @@ static void seize(struct lk_session *s, void *ctx)
 	s->scan_errno = rc < 0 ? -rc : 0;
 }
 
-/* A process stopped at its end: its last events, then the scan. */
-static void scan_at_exit(struct lk_collector *c, struct lk_exitstop *x,
-			 struct lk_exit_snapshot *snap)
-{
-	struct lk_session *s = lk_collector_find(c, snap->tgid);
-	if (s) {
-		lk_session_drain(s, 1);
-		lk_scan_session(s, snap);
-	}
-	lk_exitstop_resume(x, snap);
-}
-
-/* Handle every wait status: exit stops of traced processes, and the ends
- * of children (we are their subreaper) and tracees. */
-static void reap(struct lk_collector *c, struct lk_exitstop *x, pid_t root, int *root_status,
-		 int *root_done)
-{
-	int st;
-	pid_t pid;
-	while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0) {
-		struct lk_exit_snapshot snap;
-		int h = x ? lk_exitstop_handle(x, pid, st, &snap) : -1;
-		if (h == 1)
-			scan_at_exit(c, x, &snap);
-		if (h >= 0)
-			continue;
-		if (!WIFEXITED(st) && !WIFSIGNALED(st))
-			continue;
-		if (pid == root) {
-			*root_status = st;
-			*root_done = 1;
-		}
-		lk_collector_exited(c, pid, st);
-	}
-}
-
 static int trace(struct lk_collector *c, struct lk_exitstop *x, pid_t root, int *status)
 {
 	int done = 0;
 	while (!done) {
 		uint64_t n = lk_collector_poll(c, 2);
-		reap(c, x, root, status, &done);
+		lk_cli_reap(c, x, root, status, &done);
 		if (n == 0 && !done) {
 			lk_collector_poll(c, 10);
-			reap(c, x, root, status, &done);
+			lk_cli_reap(c, x, root, status, &done);
 		}
 	}
 	/* announcements and ends that raced with the root's end */
 	lk_collector_poll(c, 0);
-	reap(c, x, root, status, &done);
+	lk_cli_reap(c, x, root, status, &done);
 	lk_collector_poll(c, 0);
 	return 0;
 }
@@ -258,7 +213,7 @@ int cmd_run(int argc, char **argv)
 	lk_suppressions_init(&o.sup);
 	int first = parse(argc, argv, &o);
 	int rc = LK_EXIT_FAILURE;
-	char *path = NULL, *preload = NULL;
+	char *path = NULL;
 	struct lk_collector c;
 	struct lk_exitstop *stops = NULL;
 	memset(&c, 0, sizeof(c));
@@ -266,41 +221,18 @@ int cmd_run(int argc, char **argv)
 	if (first < 0)
 		goto out;
 	char **prog = argv + first;
-	int code = lk_launch_resolve(prog[0], &path);
-	if (code) {
-		lk_cli_error("%s", lk_error_detail());
-		rc = code;
-		goto out;
-	}
-	if (!(preload = lk_launch_find_preload())) {
-		lk_cli_error("cannot find libleakscope.so next to the leakscope program "
-			     "(set LEAKSCOPE_PRELOAD)");
-		goto out;
-	}
-	int err = lk_collector_open(&c);
-	if (err) {
-		lk_cli_error("cannot create the control socket: %s", lk_error_name(err));
-		goto out;
-	}
-	c.follow = o.follow;
 	if (o.scan && lk_exitstop_new(&stops) == 0) {
 		c.on_announce = seize;
 		c.ctx = stops;
 	}
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	pid_t pid = lk_launch_spawn(path, prog, preload, c.socket_path, o.frames, &code);
-	if (pid < 0) {
-		lk_cli_error("%s", lk_error_detail());
+	struct lk_launched run;
+	int code = lk_cli_launch(&c, prog, o.follow, o.frames, &run);
+	path = run.path;
+	if (code) {
 		rc = code;
 		goto out;
 	}
-	c.root = pid;
-	forward_to = pid;
-	signal(SIGTERM, forward_signal);
-	signal(SIGHUP, forward_signal);
+	pid_t pid = run.pid;
 	int status = 0;
 	trace(&c, stops, pid, &status);
 	if (c.announced == 0) {
@@ -319,6 +251,5 @@ out:
 	lk_collector_close(&c);
 	lk_suppressions_release(&o.sup);
 	free(path);
-	free(preload);
 	return rc;
 }

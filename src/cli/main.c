@@ -16,6 +16,8 @@ struct command {
 
 static const struct command commands[] = {
 	{"run", cmd_run, "run a program and report the memory it leaked"},
+	{"record", cmd_record, "run a program and write a trace of its heap while it runs"},
+	{"dump", cmd_dump, "print every record of a trace file"},
 	{"eventlog", cmd_eventlog, "report on a GHC eventlog heap profile"},
 	{NULL, NULL, NULL},
 };
