@@ -11,5 +11,5 @@ ghc-pkg --simple-output field ghc-events version > /dev/null 2>&1 ||
 	{ echo "no ghc-events package (libghc-ghc-events-dev)" >&2; exit 77; }
 out=build/ghc-events-peer
 mkdir -p "$out"
-ghc -O2 -v0 -outputdir "$out" -o "$out/ghc-events-peer" bench/ghc-events-peer/Main.hs >&2
+ghc -O2 -rtsopts -v0 -outputdir "$out" -o "$out/ghc-events-peer" bench/ghc-events-peer/Main.hs >&2
 echo "$PWD/$out/ghc-events-peer"
