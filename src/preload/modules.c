@@ -92,5 +92,7 @@ __attribute__((visibility("default"))) int dlclose(void *handle)
 		lk_real_resolve();
 	if (atomic_load(&lk_state) == LK_READY)
 		lk_modules_snapshot();
-	return lk_real.dlclose(handle);
+	int rc = lk_real.dlclose(handle);
+	lk_unwind_forget();
+	return rc;
 }

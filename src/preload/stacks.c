@@ -55,6 +55,7 @@ LK_HIDDEN void lk_stack_init(void)
 		dl_iterate_phdr(find_self, di.dli_fbase);
 	}
 	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+	lk_unwind_init();
 }
 
 /* Two independent multiply chains halve the latency of hashing a deep
@@ -200,7 +201,9 @@ static int past_cfi(void **ips, int n, int max)
 LK_HIDDEN uint32_t lk_stack_capture(void)
 {
 	void *ips[LK_MAX_FRAMES + 8];
-	int n = unw_backtrace(ips, lk_max_frames + 8);
+	int n = lk_unwind_fast(ips, lk_max_frames + 8);
+	if (n < 0)
+		n = unw_backtrace(ips, lk_max_frames + 8);
 	if (n > 0 && n < lk_max_frames + 8)
 		n = past_cfi(ips, n, lk_max_frames + 8);
 	int skip = 0;
