@@ -248,6 +248,7 @@ static void on_signal(int sig)
 
 int main(void)
 {
+	lk_unwind_init();
 	run_shapes();
 	ok(compared == 64 * 5, "%d captures compared", compared);
 	ok(fast == compared, "the fast path took all %d of them", fast);
