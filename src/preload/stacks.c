@@ -1,9 +1,11 @@
 /*
  * stacks.c - capture the allocating thread's call stack and intern it.
  *
- * Unwinding uses libunwind's unw_backtrace (DWARF CFI with a per-thread
- * cache of frame rules, no malloc). Frames inside libleakscope.so itself are
- * dropped, so frame 0 is the code that called malloc.
+ * Unwinding uses the fast unwinder (unwind.c: cached CFI rules, standard
+ * frames only) and, where it steps aside, libunwind's unw_backtrace (DWARF
+ * CFI with a per-thread cache of frame rules, no malloc); both give the
+ * same frames. Frames inside libleakscope.so itself are dropped, so frame 0
+ * is the code that called malloc.
  *
  * Where CFI ends before the stack does - Go's asmcgocall switches from the
  * goroutine stack to the system stack, GHC code has no unwind tables - the
