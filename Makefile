@@ -79,6 +79,13 @@ $(B)/unit/%: tests/unit/%.c $(B)/libcore.a
 	@echo "  LINK    $@"
 	@$(CC) $(CORE_CFLAGS) -o $@ $< $(B)/libcore.a $(CORE_LIBS)
 
+# The fast unwinder's test runs the interposer's own objects against libunwind.
+UNWIND_OBJ = $(B)/pobj/src/preload/unwind.o $(B)/pobj/src/preload/cfi.o
+$(B)/unit/unwind_test: tests/unit/unwind_test.c $(UNWIND_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	@$(CC) $(CORE_CFLAGS) -o $@ $< $(UNWIND_OBJ) -lunwind -ldl -lpthread
+
 # Fuzz targets (libFuzzer, clang): make fuzz
 FUZZERS = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 fuzz: $(FUZZERS)
