@@ -27,7 +27,7 @@ PRELOAD_CFLAGS = $(BASEFLAGS) -O2 -g -fPIC -fvisibility=hidden \
 	-ftls-model=initial-exec -fno-omit-frame-pointer
 PRELOAD_LIBS   = -lunwind -ldl -lpthread
 
-CORE_SRC    = $(wildcard src/common/*.c src/collector/*.c src/analyze/*.c \
+CORE_SRC    = $(wildcard src/common/*.c src/collector/*.c src/analyze/*.c src/history/*.c \
                 src/eventlog/*.c src/report/*.c src/trace/*.c)
 CLI_SRC     = $(wildcard src/cli/*.c)
 PRELOAD_SRC = $(wildcard src/preload/*.c)
