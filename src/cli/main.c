@@ -17,6 +17,8 @@ struct command {
 static const struct command commands[] = {
 	{"run", cmd_run, "run a program and report the memory it leaked"},
 	{"eventlog", cmd_eventlog, "report on a GHC eventlog heap profile"},
+	{"report", cmd_report, "report on a trace: peak, leaks of a window, growing sites"},
+	{"diff", cmd_diff, "what each allocation site added and removed between two points"},
 	{NULL, NULL, NULL},
 };
 
