@@ -75,8 +75,8 @@ static void growth(const char *out, long n)
 		snprintf(text, sizeof(text), "request %ld", i);
 		lk_trace_write_mark(w, t, 1, text);
 		lk_trace_write_alloc(w, t + 10, 1, 0x50000000 + 0x1000 * (uint64_t)i, 4096, 2);
+		lk_trace_write_free(w, t + 15, 1, 0x50000000 + 0x1000 * (uint64_t)i);
 		lk_trace_write_alloc(w, t + 20, 1, 0x10000000 + 0x800 * (uint64_t)i, 1024, 1);
-		lk_trace_write_free(w, t + 30, 1, 0x50000000 + 0x1000 * (uint64_t)i);
 		lk_trace_write_alloc(w, t + 40, 1, 0x60000000 + 0x1000 * (uint64_t)(i % 4), 2000, 3);
 		if (i >= 3)
 			lk_trace_write_free(w, t + 50, 1, 0x60000000 + 0x1000 * (uint64_t)((i - 3) % 4));
