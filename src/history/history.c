@@ -538,7 +538,7 @@ int lk_history_read(FILE *f, const struct lk_hist_options *opt, struct lk_histor
 		if (++count % PROGRESS_EVERY == 0 && opt->progress)
 			opt->progress(opt->progress_arg);
 	}
-	if (rc == LK_ETRUNC) {
+	if (rc == LK_ETRUNC && rd) {     /* not in the header: a trace cut short */
 		h->truncated = 1;
 		rc = warn(h, lk_error_detail());
 		if (lk_trace_reader_good_time(rd) > h->t_end)

@@ -38,6 +38,10 @@ expect_grep "$T/stderr" "cannot open '.*missing.lstrace': no such file"
 : > "$T/empty.lstrace"
 report "$T/empty.lstrace"
 expect_rc 1
+head -c 30 "$T/g.lstrace" > "$T/header.lstrace"
+report "$T/header.lstrace"
+expect_rc 1
+expect_grep "$T/stderr" "cannot report on '.*header.lstrace': truncated at offset [0-9]+ \\(inside the file header\\)"
 report --format pdf "$T/g.lstrace"
 expect_rc 2
 report
