@@ -29,7 +29,7 @@ PRELOAD_LIBS   = -lunwind -ldl -lpthread
 
 CORE_SRC    = $(wildcard src/common/*.c src/collector/*.c src/analyze/*.c \
                 src/eventlog/*.c src/report/*.c src/trace/*.c \
-                src/record/*.c)
+                src/record/*.c src/history/*.c)
 CLI_SRC     = $(wildcard src/cli/*.c)
 PRELOAD_SRC = $(wildcard src/preload/*.c)
 UNIT_SRC    = $(wildcard tests/unit/*.c)

@@ -12,6 +12,8 @@ int cmd_run(int argc, char **argv);
 int cmd_eventlog(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* "leakscope: " + message + newline on stderr. */
 void lk_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -19,6 +19,8 @@ static const struct command commands[] = {
 	{"record", cmd_record, "run a program and write a trace of its heap while it runs"},
 	{"dump", cmd_dump, "print every record of a trace file"},
 	{"eventlog", cmd_eventlog, "report on a GHC eventlog heap profile"},
+	{"report", cmd_report, "report on a trace: peak, leaks of a window, growing sites"},
+	{"diff", cmd_diff, "what each allocation site added and removed between two points"},
 	{NULL, NULL, NULL},
 };
 
