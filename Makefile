@@ -3,7 +3,7 @@
 #
 # Sources are discovered per folder, so adding a file needs no edit here:
 #   src/preload/*.c          -> libleakscope.so (the interposer, in the target)
-#   src/{common,collector,analyze,control,eventlog,trace,report}/*.c -> libcore.a
+#   src/{common,collector,analyze,control,eventlog,trace,record,history,report}/*.c -> libcore.a
 #   src/cli/*.c + libcore.a  -> leakscope
 # SAN=1 builds the collector and readers with ASan+UBSan into build-san/.
 
@@ -28,7 +28,8 @@ PRELOAD_CFLAGS = $(BASEFLAGS) -O2 -g -fPIC -fvisibility=hidden \
 PRELOAD_LIBS   = -lunwind -ldl -lpthread
 
 CORE_SRC    = $(wildcard src/common/*.c src/collector/*.c src/analyze/*.c src/control/*.c \
-                src/eventlog/*.c src/report/*.c src/trace/*.c)
+                src/eventlog/*.c src/report/*.c src/trace/*.c \
+                src/record/*.c src/history/*.c)
 CLI_SRC     = $(wildcard src/cli/*.c)
 PRELOAD_SRC = $(wildcard src/preload/*.c)
 UNIT_SRC    = $(wildcard tests/unit/*.c)
@@ -77,6 +78,13 @@ $(B)/unit/%: tests/unit/%.c $(B)/libcore.a
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	@$(CC) $(CORE_CFLAGS) -o $@ $< $(B)/libcore.a $(CORE_LIBS)
+
+# The fast unwinder's test runs the interposer's own objects against libunwind.
+UNWIND_OBJ = $(B)/pobj/src/preload/unwind.o $(B)/pobj/src/preload/cfi.o
+$(B)/unit/unwind_test: tests/unit/unwind_test.c $(UNWIND_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	@$(CC) $(CORE_CFLAGS) -o $@ $< $(UNWIND_OBJ) -lunwind -ldl -lpthread
 
 # Fuzz targets (libFuzzer, clang): make fuzz
 FUZZERS = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)

@@ -3,8 +3,8 @@
 #
 # For each workload (bench/workload.c, sqlite3 running an insert-heavy
 # script, CPython with PYTHONMALLOC=malloc doing allocation-heavy work) and
-# each way of running it (plain, leakscope run, heaptrack recording,
-# valgrind --leak-check=full, LeakSanitizer preloaded), run RUNS times
+# each way of running it (plain, leakscope run, leakscope record, heaptrack
+# recording, valgrind --leak-check=full, LeakSanitizer preloaded), run RUNS times
 # (default 5) and print the median wall time, the slowdown against the
 # plain run and the median peak RSS (the largest process of the run, from
 # GNU time: with leakscope that is the collector or the program, whichever
@@ -15,6 +15,9 @@
 # is skipped and shown as "-". Scratch files go to build/bench/.
 #
 #   LEAKSCOPE=path/to/leakscope sh bench/compare.sh [RUNS]
+#   TOOLS="plain record heaptrack" WORKLOADS=workload sh bench/compare.sh 3
+# A last table gives the trace bytes per event of `leakscope record` and of
+# heaptrack (its compressed file over the allocations and frees it counted).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 RUNS=${1:-5}
@@ -116,7 +119,7 @@ available() {
 	python) [ -n "$PY" ] || return 1 ;;
 	esac
 	case "$2" in
-	leakscope) [ "$HAVE_LEAKSCOPE" -eq 1 ] ;;
+	leakscope|record) [ "$HAVE_LEAKSCOPE" -eq 1 ] ;;
 	heaptrack) [ "$HAVE_HEAPTRACK" -eq 1 ] ;;
 	valgrind) [ "$HAVE_VALGRIND" -eq 1 ] ;;
 	lsan) [ -n "$LSAN" ] ;;
@@ -131,6 +134,7 @@ run_once() {
 	case "$2" in
 	plain) pre= ;;
 	leakscope) pre="\"\$LEAKSCOPE\" run --format json -o \"\$OUT/leakscope.json\" --" ;;
+	record) rm -f "$OUT"/record.*; pre="\"\$LEAKSCOPE\" record -o \"\$OUT/record.lstrace\" --" ;;
 	heaptrack) rm -f "$OUT"/heaptrack.*; pre="heaptrack -o \"\$OUT/heaptrack\"" ;;
 	valgrind) pre="valgrind --leak-check=full --log-file=\"\$OUT/valgrind.log\"" ;;
 	lsan) pre="env LD_PRELOAD=\"\$LSAN\" LSAN_OPTIONS=exitcode=0:log_path=\"\$OUT/lsan\"" ;;
@@ -146,8 +150,8 @@ run_once() {
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 
-TOOLS="plain leakscope heaptrack valgrind lsan"
-WORKLOADS="workload sqlite python"
+TOOLS=${TOOLS:-"plain leakscope record heaptrack valgrind lsan"}
+WORKLOADS=${WORKLOADS:-"workload sqlite python"}
 RESULTS=$OUT/results
 : > "$RESULTS"
 for w in $WORKLOADS; do
@@ -198,6 +202,41 @@ while read -r w tool ms kb bad; do
 		printf "%-9s | %-10s | %9.3f | %8s | %8.1f\n", w, t, ms / 1000,
 			(p > 0 ? sprintf("%.1f", ms / p) : "-"), kb / 1024 }'
 done < "$RESULTS"
+
+# trace_size WORKLOAD TOOL: "EVENTS BYTES" of the trace of one run
+trace_size() {
+	run_once "$1" "$2" > /dev/null
+	case "$2" in
+	record)
+		# the summary line of each trace: "N events in S s, B bytes"
+		sed -n 's/^leakscope: trace .*), \([0-9]*\) events in .* s, \([0-9]*\) bytes .*/\1 \2/p' \
+			"$OUT/$1-record.err" | awk '{ e += $1; b += $2 } END { print e, b }' ;;
+	heaptrack)
+		f=$(ls "$OUT"/heaptrack.* 2> /dev/null | head -n 1)
+		[ -n "$f" ] || { echo "0 0"; return; }
+		ev=$(heaptrack_print -f "$f" 2> /dev/null | awk '/^calls to allocation functions:/ { a = $5 }
+			/^temporary memory allocations:/ { } END { print a }')
+		# every allocation of these workloads is freed: events = 2 x calls
+		echo "$(( ${ev:-0} * 2 )) $(wc -c < "$f")" ;;
+	esac
+}
+
+case " $TOOLS " in *" record "*|*" heaptrack "*)
+	echo
+	printf '%-9s | %-10s | %12s | %12s | %s\n' workload tool events "file bytes" "bytes/event"
+	printf '%-9s-|-%-10s-|-%12s-|-%12s-|-%s\n' --------- ---------- ------------ ------------ -----------
+	for w in $WORKLOADS; do
+		for tool in record heaptrack; do
+			case " $TOOLS " in *" $tool "*) ;; *) continue ;; esac
+			available "$w" "$tool" || continue
+			set -- $(trace_size "$w" "$tool")
+			awk -v w="$w" -v t="$tool" -v e="$1" -v b="$2" 'BEGIN {
+				printf "%-9s | %-10s | %12d | %12d | %s\n", w, t, e, b,
+					(e > 0 ? sprintf("%.2f", b / e) : "-") }'
+		done
+	done
+	;;
+esac
 
 if [ "$HAVE_LEAKSCOPE" -eq 1 ]; then
 	echo

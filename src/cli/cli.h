@@ -16,6 +16,10 @@ int cmd_snapshot(int argc, char **argv);
 int cmd_start(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* "leakscope: " + message + newline on stderr. */
 void lk_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -11,16 +11,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "analyze/leaks.h"
 #include "cli/cli.h"
+#include "cli/launcher.h"
 #include "collector/collector.h"
 #include "collector/exitstop.h"
 #include "collector/scan.h"
-#include "collector/launch.h"
 #include "common/error.h"
 #include "control/check.h"
 #include "control/server.h"
@@ -56,6 +55,9 @@ static const char usage_text[] =
 	"                           'leakscope mark PID TEXT' cannot reach this run\n"
 	"  -h, --help               this text\n"
 	"\n"
+	"environment: LEAKSCOPE_UNWIND=libunwind unwinds with libunwind alone, not\n"
+	"the faster cache of CFI rules (same stacks; for comparison).\n"
+	"\n"
 	"exit status: the program's own; 128+N if it was killed by signal N;\n"
 	"N of --exit-code N when it leaked and succeeded;\n"
 	"127 program not found; 126 not executable; 125 leakscope failed or the\n"
@@ -75,14 +77,6 @@ struct run_opts {
 	int control;
 	struct lk_suppressions sup;
 };
-
-static volatile sig_atomic_t forward_to;
-
-static void forward_signal(int sig)
-{
-	if (forward_to > 0)
-		kill(forward_to, sig);
-}
 
 enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_GEN_SUP, OPT_SCAN, OPT_FRAMES, OPT_EXIT_CODE, OPT_NO_CONTROL };
 
@@ -161,18 +155,6 @@ static void seize(struct lk_session *s, void *ctx)
 	s->scan_errno = rc < 0 ? -rc : 0;
 }
 
-/* A process stopped at its end: its last events, then the scan. */
-static void scan_at_exit(struct lk_collector *c, struct lk_exitstop *x,
-			 struct lk_exit_snapshot *snap)
-{
-	struct lk_session *s = lk_collector_find(c, snap->tgid);
-	if (s) {
-		lk_session_drain(s, 1);
-		lk_scan_session(s, snap);
-	}
-	lk_exitstop_resume(x, snap);
-}
-
 /* What the wait loop knows; shared with the control server's ops. */
 struct run_state {
 	struct lk_collector *c;
@@ -182,32 +164,16 @@ struct run_state {
 	int status, done;        /* the root's wait status, once it ended */
 };
 
-/* One wait status: an exit stop of a traced process, or the end of a child
- * (we are its subreaper) or tracee. */
-static void handle_status(void *ctx, pid_t pid, int st)
+/* A wait status a check took from us (launcher.h handles it). */
+static void replay_status(void *ctx, pid_t pid, int st)
 {
 	struct run_state *r = ctx;
-	struct lk_exit_snapshot snap;
-	int h = r->x ? lk_exitstop_handle(r->x, pid, st, &snap) : -1;
-	if (h == 1)
-		scan_at_exit(r->c, r->x, &snap);
-	if (h >= 0)
-		return;
-	if (!WIFEXITED(st) && !WIFSIGNALED(st))
-		return;
-	if (pid == r->root) {
-		r->status = st;
-		r->done = 1;
-	}
-	lk_collector_exited(r->c, pid, st);
+	lk_cli_handle_status(r->c, r->x, r->root, &r->status, &r->done, pid, st);
 }
 
 static void reap(struct run_state *r)
 {
-	int st;
-	pid_t pid;
-	while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0)
-		handle_status(r, pid, st);
+	lk_cli_reap(r->c, r->x, r->root, &r->status, &r->done);
 }
 
 static int trace(struct run_state *r)
@@ -251,7 +217,7 @@ static int ctl_mark(void *ctx, int snapshot, const char *text)
 static int ctl_check(void *ctx, pid_t pid, int json, FILE *out)
 {
 	struct run_state *r = ctx;
-	struct lk_check k = {.collector = r->c, .sup = &r->o->sup, .replay = handle_status,
+	struct lk_check k = {.collector = r->c, .sup = &r->o->sup, .replay = replay_status,
 			     .ctx = r};
 	return lk_check_run(&k, pid, json, out);
 }
@@ -312,7 +278,7 @@ int cmd_run(int argc, char **argv)
 	lk_suppressions_init(&o.sup);
 	int first = parse(argc, argv, &o);
 	int rc = LK_EXIT_FAILURE;
-	char *path = NULL, *preload = NULL;
+	char *path = NULL;
 	struct lk_collector c;
 	struct lk_exitstop *stops = NULL;
 	struct lk_control_server *server = NULL;
@@ -321,42 +287,19 @@ int cmd_run(int argc, char **argv)
 	if (first < 0)
 		goto out;
 	char **prog = argv + first;
-	int code = lk_launch_resolve(prog[0], &path);
-	if (code) {
-		lk_cli_error("%s", lk_error_detail());
-		rc = code;
-		goto out;
-	}
-	if (!(preload = lk_launch_find_preload())) {
-		lk_cli_error("cannot find libleakscope.so next to the leakscope program "
-			     "(set LEAKSCOPE_PRELOAD)");
-		goto out;
-	}
-	int err = lk_collector_open(&c);
-	if (err) {
-		lk_cli_error("cannot create the control socket: %s", lk_error_name(err));
-		goto out;
-	}
-	c.follow = o.follow;
-	c.keep_marks = 1;
 	if (o.scan && lk_exitstop_new(&stops) == 0) {
 		c.on_announce = seize;
 		c.ctx = stops;
 	}
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	pid_t pid = lk_launch_spawn(path, prog, preload, c.socket_path, o.frames, &code);
-	if (pid < 0) {
-		lk_cli_error("%s", lk_error_detail());
+	struct lk_launched run;
+	int code = lk_cli_launch(&c, prog, o.follow, o.frames, &run);
+	path = run.path;
+	if (code) {
 		rc = code;
 		goto out;
 	}
-	c.root = pid;
-	forward_to = pid;
-	signal(SIGTERM, forward_signal);
-	signal(SIGHUP, forward_signal);
+	pid_t pid = run.pid;
+	c.keep_marks = 1;
 	struct run_state st = {.c = &c, .x = stops, .o = &o, .root = pid};
 	if (o.control && lk_control_server_open(&server, &run_ops, &st) == 0) {
 		struct lk_poll_source src = {lk_control_server_fill, lk_control_server_dispatch,
@@ -384,6 +327,5 @@ out:
 	lk_collector_close(&c);
 	lk_suppressions_release(&o.sup);
 	free(path);
-	free(preload);
 	return rc;
 }

@@ -16,12 +16,16 @@ struct command {
 
 static const struct command commands[] = {
 	{"run", cmd_run, "run a program and report the memory it leaked"},
+	{"record", cmd_record, "run a program and write a trace of its heap while it runs"},
+	{"dump", cmd_dump, "print every record of a trace file"},
 	{"eventlog", cmd_eventlog, "report on a GHC eventlog heap profile"},
 	{"mark", cmd_mark, "add a marker to a running recording"},
 	{"snapshot", cmd_snapshot, "take a named snapshot in a running recording"},
 	{"start", cmd_start, "start the recorded window of a running recording"},
 	{"stop", cmd_stop, "stop the recorded window of a running recording"},
 	{"check", cmd_check, "stop a running program, report what it lost now, resume it"},
+	{"report", cmd_report, "report on a trace: peak, leaks of a window, growing sites"},
+	{"diff", cmd_diff, "what each allocation site added and removed between two points"},
 	{NULL, NULL, NULL},
 };
 

@@ -87,6 +87,7 @@ static void finish(struct lk_collector *c, size_t i, enum lk_session_state how)
 	c->running[i] = c->running[--c->n_running];
 	s->state = how;
 	lk_session_drain(s, 1);
+	lk_session_detach(s);
 	if (how == LK_SESSION_EXECED) { /* replaced by a traced image */
 		lk_session_free(s);
 		return;

@@ -13,13 +13,17 @@
 struct lk_block {
 	uint64_t addr;   /* 0 = empty slot */
 	uint64_t size;
-	uint64_t seq;    /* ring position of the allocation, | LK_BLOCK_IGNORED */
+	uint64_t seq;    /* ring position of the allocation, | LK_BLOCK_* flags */
 	uint32_t stack;
 	uint32_t tid;
 };
 
 /* The program said it keeps this block on purpose (leakscope_ignore). */
 #define LK_BLOCK_IGNORED (1ULL << 63)
+/* The recording's trace holds this block's allocation (src/record/): its
+ * free is written too. */
+#define LK_BLOCK_TRACED (1ULL << 62)
+#define LK_BLOCK_FLAGS (LK_BLOCK_IGNORED | LK_BLOCK_TRACED)
 
 struct lk_live {
 	struct lk_block *slots;

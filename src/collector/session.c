@@ -90,10 +90,22 @@ int lk_session_open(struct lk_session **out, int memfd, const struct lk_hello *h
 	return 0;
 }
 
+void lk_session_detach(struct lk_session *s)
+{
+	const struct lk_session_sink *k = s->sink;
+	if (!k)
+		return;
+	s->sink = NULL;
+	if (k->end)
+		k->end(s->sink_data, s);
+	s->sink_data = NULL;
+}
+
 void lk_session_free(struct lk_session *s)
 {
 	if (!s)
 		return;
+	lk_session_detach(s);
 	if (s->pidfd >= 0)
 		close(s->pidfd);
 	munmap(s->hdr, s->map_size);
@@ -168,6 +180,78 @@ static void apply_mark(struct lk_session *s, const struct lk_slot *e, uint64_t p
 		mark_deliver(s, &m);
 }
 
+/* Tell the sink what apply() did. */
+static void notify(struct lk_session *s, const struct lk_slot *e, uint64_t pos,
+		   struct lk_block *block, const struct lk_block *replaced)
+{
+	struct lk_session_event ev = {
+		.kind = LK_EV_KIND(e->kind_size), .pos = pos, .tid = e->tid, .addr = e->addr,
+		.size = LK_EV_SIZE(e->kind_size), .stack = e->stack, .block = block,
+		.replaced = replaced,
+	};
+	s->sink->event(s->sink_data, s, &ev);
+}
+
+static void apply_alloc(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
+{
+	struct lk_block b = {.addr = e->addr, .size = LK_EV_SIZE(e->kind_size), .seq = pos,
+			     .stack = e->stack, .tid = e->tid};
+	if (!b.addr)
+		return;
+	struct lk_block old;
+	const struct lk_block *was = s->sink ? lk_live_get(&s->live, b.addr) : NULL;
+	if (was) {
+		old = *was;
+		was = &old;
+	}
+	s->stats.allocations++;
+	s->stats.bytes_allocated += b.size;
+	if (lk_live_put(&s->live, &b))
+		s->stats.missed_frees++;
+	if (s->live.bytes > s->stats.peak_bytes)
+		s->stats.peak_bytes = s->live.bytes;
+	if (s->sink)
+		notify(s, e, pos, lk_live_get(&s->live, b.addr), was);
+}
+
+static void apply_free(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
+{
+	struct lk_block gone;
+	s->stats.frees++;
+	int rc = lk_live_del(&s->live, e->addr, &gone);
+	if (rc != 0)
+		s->stats.unmatched_frees++;
+	if (s->sink)
+		notify(s, e, pos, rc == 0 ? &gone : NULL, NULL);
+}
+
+static void apply_realloc_free(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
+{
+	/* kept until this thread's realloc returned, in case it failed */
+	struct lk_block *keep = &s->undo[e->tid % 64];
+	s->stats.frees++;
+	if (lk_live_del(&s->live, e->addr, keep) != 0) {
+		s->stats.unmatched_frees++;
+		keep->addr = 0;
+	}
+	if (s->sink)
+		notify(s, e, pos, keep->addr ? keep : NULL, NULL);
+}
+
+static void apply_realloc_undo(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
+{
+	struct lk_block *keep = &s->undo[e->tid % 64];
+	struct lk_block *back = NULL;
+	if (keep->addr == e->addr) {
+		s->stats.frees--;
+		lk_live_put(&s->live, keep);
+		back = lk_live_get(&s->live, e->addr);
+	}
+	keep->addr = 0;
+	if (s->sink)
+		notify(s, e, pos, back, NULL);
+}
+
 static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 {
 	uint64_t ks = e->kind_size;
@@ -176,43 +260,18 @@ static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 		s->classes = NULL;
 	}
 	switch (LK_EV_KIND(ks)) {
-	case LK_EV_ALLOC: {
-		struct lk_block b = {.addr = e->addr, .size = LK_EV_SIZE(ks), .seq = pos,
-				     .stack = e->stack, .tid = e->tid};
-		if (!b.addr)
-			break;
-		s->stats.allocations++;
-		s->stats.bytes_allocated += b.size;
-		if (lk_live_put(&s->live, &b))
-			s->stats.missed_frees++;
-		if (s->live.bytes > s->stats.peak_bytes)
-			s->stats.peak_bytes = s->live.bytes;
-		break;
-	}
+	case LK_EV_ALLOC:
+		apply_alloc(s, e, pos);
+		return;
 	case LK_EV_FREE:
-		s->stats.frees++;
-		if (lk_live_del(&s->live, e->addr, NULL) != 0)
-			s->stats.unmatched_frees++;
-		break;
-	case LK_EV_REALLOC_FREE: {
-		/* kept until this thread's realloc returned, in case it failed */
-		struct lk_block *keep = &s->undo[e->tid % 64];
-		s->stats.frees++;
-		if (lk_live_del(&s->live, e->addr, keep) != 0) {
-			s->stats.unmatched_frees++;
-			keep->addr = 0;
-		}
-		break;
-	}
-	case LK_EV_REALLOC_UNDO: {
-		struct lk_block *keep = &s->undo[e->tid % 64];
-		if (keep->addr == e->addr) {
-			s->stats.frees--;
-			lk_live_put(&s->live, keep);
-		}
-		keep->addr = 0;
-		break;
-	}
+		apply_free(s, e, pos);
+		return;
+	case LK_EV_REALLOC_FREE:
+		apply_realloc_free(s, e, pos);
+		return;
+	case LK_EV_REALLOC_UNDO:
+		apply_realloc_undo(s, e, pos);
+		return;
 	case LK_EV_EXEC:
 		s->exec_pending = 1;
 		break;
@@ -242,6 +301,8 @@ static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 	default:
 		break;
 	}
+	if (s->sink)
+		notify(s, e, pos, NULL, NULL);
 }
 
 uint64_t lk_session_drain(struct lk_session *s, int final)
@@ -249,6 +310,8 @@ uint64_t lk_session_drain(struct lk_session *s, int final)
 	uint64_t n = 0;
 	uint64_t head = atomic_load_explicit(&s->hdr->ring_head, memory_order_acquire);
 	struct lk_slot *ring = LK_SHM_AT(s->hdr, ring_off, struct lk_slot);
+	if (s->sink && s->sink->begin && s->tail < head)
+		s->sink->begin(s->sink_data, s);
 	while (s->tail < head) {
 		uint64_t pos = s->tail, lap = LK_RING_LAP(pos);
 		struct lk_slot *slot = &ring[pos & (LK_RING_SLOTS - 1)];
@@ -290,20 +353,35 @@ uint32_t lk_session_stack(const struct lk_session *s, uint32_t id, const uint64_
 	return depth;
 }
 
-int lk_session_module(const struct lk_session *s, uint64_t ip, const char **path, uint64_t *bias)
+int lk_session_module_info(const struct lk_session *s, uint64_t ip,
+			   struct lk_session_module_info *out)
 {
 	const struct lk_module_entry *m = LK_SHM_AT(s->hdr, module_off, struct lk_module_entry);
 	uint32_t n = atomic_load(&s->hdr->module_count);
 	if (n > LK_MODULES_MAX)
 		n = LK_MODULES_MAX;
 	for (uint32_t i = n; i-- > 0;) {
-		if (ip < m[i].lo || ip >= m[i].hi)
+		uint64_t lo = m[i].lo, hi = m[i].hi;
+		if (ip < lo || ip >= hi)
 			continue;
 		if (memchr(m[i].path, 0, LK_PATH_MAX) == NULL)
 			return -EPROTO;
-		*path = m[i].path[0] ? m[i].path : s->exe;
-		*bias = m[i].bias;
-		return *path ? 0 : -ENOENT;
+		out->path = m[i].path[0] ? m[i].path : s->exe;
+		out->bias = m[i].bias;
+		out->lo = lo;
+		out->hi = hi;
+		return out->path ? 0 : -ENOENT;
 	}
 	return -ENOENT;
+}
+
+int lk_session_module(const struct lk_session *s, uint64_t ip, const char **path, uint64_t *bias)
+{
+	struct lk_session_module_info mi;
+	int rc = lk_session_module_info(s, ip, &mi);
+	if (rc == 0) {
+		*path = mi.path;
+		*bias = mi.bias;
+	}
+	return rc;
 }

@@ -17,6 +17,41 @@
 
 enum lk_session_state { LK_SESSION_RUNNING, LK_SESSION_EXITED, LK_SESSION_EXECED };
 
+struct lk_session;
+
+/* One event as lk_session_drain() applied it, for a sink. */
+struct lk_session_event {
+	unsigned kind;             /* LK_EV_* (common/shm.h) */
+	uint64_t pos;              /* ring position */
+	uint32_t tid;
+	uint64_t addr;
+	uint64_t size;             /* LK_EV_SIZE of the slot */
+	uint32_t stack;            /* session stack id of the slot */
+	/* ALLOC: the new live entry (the sink may set LK_BLOCK_TRACED in its
+	 * seq), NULL when addr is 0; FREE, REALLOC_FREE: a copy of the block
+	 * that was removed, NULL if it was not live; REALLOC_UNDO: the block
+	 * live again, NULL if nothing was undone. */
+	struct lk_block *block;
+	/* ALLOC only: a copy of a block that was live at addr and is replaced
+	 * (its free was missed), else NULL. */
+	const struct lk_block *replaced;
+};
+
+/*
+ * Whoever wants to see a session's events as they are applied (the
+ * recorder, src/record/). Set s->sink and s->sink_data, typically from the
+ * collector's on_announce hook. Calls come from the collector's thread:
+ *   begin  a drain that consumes events starts (take the time once here)
+ *   event  each event, in ring order, after the live table was updated
+ *   end    the session ended (its last events were drained) or is freed;
+ *          called once, after which the sink is detached
+ */
+struct lk_session_sink {
+	void (*begin)(void *data, struct lk_session *s);
+	void (*event)(void *data, struct lk_session *s, const struct lk_session_event *ev);
+	void (*end)(void *data, struct lk_session *s);
+};
+
 struct lk_session_stats {
 	uint64_t allocations, frees, unmatched_frees, missed_frees;
 	uint64_t bytes_allocated, peak_bytes, stuck_slots;
@@ -69,6 +104,8 @@ struct lk_session {
 	size_t n_marks;
 	uint64_t marks_dropped; /* not kept, or lost in the target (slot busy) */
 	uint64_t marks_bad;     /* events naming a text slot that was not committed */
+	const struct lk_session_sink *sink; /* NULL: nobody listens */
+	void *sink_data;
 };
 
 /* Map memfd (not consumed) announced by hello; peer is the kernel's word on
@@ -83,11 +120,22 @@ uint64_t lk_session_drain(struct lk_session *s, int final);
 /* A mark at the current position (from a control client); text is copied.
  * Returns 0 or -ENOMEM. */
 int lk_session_add_mark(struct lk_session *s, int snapshot, const char *text);
+/* Call the sink's end (if a sink is attached) and detach it. */
+
+void lk_session_detach(struct lk_session *s);
 
 /* Frames of stack id (innermost first); 0 if the id is not valid. */
 uint32_t lk_session_stack(const struct lk_session *s, uint32_t id, const uint64_t **ips);
 
 /* The module containing runtime address ip: its file and load bias. */
 int lk_session_module(const struct lk_session *s, uint64_t ip, const char **path, uint64_t *bias);
+
+/* The same with the module's runtime range [lo, hi) as the loader mapped it. */
+struct lk_session_module_info {
+	const char *path;       /* the region's text or s->exe; valid while s lives */
+	uint64_t bias, lo, hi;
+};
+int lk_session_module_info(const struct lk_session *s, uint64_t ip,
+			   struct lk_session_module_info *out);
 
 #endif

@@ -645,8 +645,10 @@ static int finish_ipe(struct builder *b, struct lk_band *band)
 		return -ENOMEM;
 	if (!e)
 		return 0;
-	/* columns: description, closure type, type, module, source location */
-	const char *vals[5] = {e->f[0], closure_type_name(e->f[1]), e->f[2], e->f[4], e->f[5]};
+	/* columns: description, closure type, type, module, source location.
+	 * GHC 9.6+ writes the location as "file:span", ":" when it has none. */
+	const char *loc = strcmp(e->f[5], ":") == 0 ? "" : e->f[5];
+	const char *vals[5] = {e->f[0], closure_type_name(e->f[1]), e->f[2], e->f[4], loc};
 	for (size_t i = 0; i < 5; i++)
 		if (!(band->details[i] = strdup(vals[i])))
 			return -ENOMEM;

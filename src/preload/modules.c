@@ -67,13 +67,21 @@ LK_HIDDEN void lk_modules_snapshot(void)
 	atomic_store_explicit(&h->module_lock, 0, memory_order_release);
 }
 
+/* The module of the last hit: frames of a stack mostly share a few. */
+static _Atomic uint32_t last_hit;
+
 LK_HIDDEN int lk_modules_contain(uint64_t ip)
 {
 	const struct lk_module_entry *m = lk_region.modules;
 	uint32_t n = atomic_load_explicit(&lk_region.hdr->module_count, memory_order_acquire);
+	uint32_t hint = atomic_load_explicit(&last_hit, memory_order_relaxed);
+	if (hint < n && ip >= m[hint].lo && ip < m[hint].hi)
+		return 1;
 	for (uint32_t i = n; i-- > 0;)
-		if (ip >= m[i].lo && ip < m[i].hi)
+		if (ip >= m[i].lo && ip < m[i].hi) {
+			atomic_store_explicit(&last_hit, i, memory_order_relaxed);
 			return 1;
+		}
 	return 0;
 }
 
@@ -92,5 +100,7 @@ __attribute__((visibility("default"))) int dlclose(void *handle)
 		lk_real_resolve();
 	if (atomic_load(&lk_state) == LK_READY)
 		lk_modules_snapshot();
-	return lk_real.dlclose(handle);
+	int rc = lk_real.dlclose(handle);
+	lk_unwind_forget();
+	return rc;
 }

@@ -68,6 +68,12 @@ LK_HIDDEN void lk_ring_forget_thread(void);
 LK_HIDDEN uint32_t lk_stack_capture(void);
 LK_HIDDEN void lk_stack_init(void);
 
+/* unwind.c: the fast unwinder; -1 means "ask libunwind". */
+LK_HIDDEN int lk_unwind_fast(void **ips, int max);
+LK_HIDDEN void lk_unwind_init(void);
+/* Code was unmapped: drop every thread's cached rules. */
+LK_HIDDEN void lk_unwind_forget(void);
+
 /* modules.c: append loaded objects not yet in the module table. */
 LK_HIDDEN void lk_modules_snapshot(void);
 /* 1 if ip lies in a known module. */

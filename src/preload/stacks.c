@@ -1,9 +1,11 @@
 /*
  * stacks.c - capture the allocating thread's call stack and intern it.
  *
- * Unwinding uses libunwind's unw_backtrace (DWARF CFI with a per-thread
- * cache of frame rules, no malloc). Frames inside libleakscope.so itself are
- * dropped, so frame 0 is the code that called malloc.
+ * Unwinding uses the fast unwinder (unwind.c: cached CFI rules, standard
+ * frames only) and, where it steps aside, libunwind's unw_backtrace (DWARF
+ * CFI with a per-thread cache of frame rules, no malloc); both give the
+ * same frames. Frames inside libleakscope.so itself are dropped, so frame 0
+ * is the code that called malloc.
  *
  * Where CFI ends before the stack does - Go's asmcgocall switches from the
  * goroutine stack to the system stack, GHC code has no unwind tables - the
@@ -55,6 +57,7 @@ LK_HIDDEN void lk_stack_init(void)
 		dl_iterate_phdr(find_self, di.dli_fbase);
 	}
 	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+	lk_unwind_init();
 }
 
 /* Two independent multiply chains halve the latency of hashing a deep
@@ -200,7 +203,9 @@ static int past_cfi(void **ips, int n, int max)
 LK_HIDDEN uint32_t lk_stack_capture(void)
 {
 	void *ips[LK_MAX_FRAMES + 8];
-	int n = unw_backtrace(ips, lk_max_frames + 8);
+	int n = lk_unwind_fast(ips, lk_max_frames + 8);
+	if (n < 0)
+		n = unw_backtrace(ips, lk_max_frames + 8);
 	if (n > 0 && n < lk_max_frames + 8)
 		n = past_cfi(ips, n, lk_max_frames + 8);
 	int skip = 0;

@@ -331,7 +331,7 @@ static void write_band(FILE *f, const struct lk_timeline *tl, const struct lk_ba
 	putc('}', f);
 }
 
-static int write_data(FILE *f, const struct lk_timeline *tl)
+static int write_data(FILE *f, const struct lk_timeline *tl, const struct lk_html_extra *x)
 {
 	int rc;
 
@@ -372,7 +372,10 @@ static int write_data(FILE *f, const struct lk_timeline *tl)
 			fputs(",\n", f);
 		write_band(f, tl, &tl->bands[b]);
 	}
-	fputs("]}", f);
+	putc(']', f);
+	if (x && x->write && (rc = x->write(f, x->arg)) < 0)
+		return rc;
+	putc('}', f);
 	return 0;
 }
 
@@ -395,6 +398,12 @@ static const struct lk_asset *inline_asset(const char *name, const char *end_tag
 
 int lk_timeline_write_html(const struct lk_timeline *tl, FILE *out)
 {
+	return lk_timeline_write_html_extra(tl, NULL, out);
+}
+
+int lk_timeline_write_html_extra(const struct lk_timeline *tl, const struct lk_html_extra *x,
+				 FILE *out)
+{
 	const struct lk_asset *css = inline_asset("report.css", "</style");
 	const struct lk_asset *js = inline_asset("report.js", "</script");
 	const char *title = tl->title && *tl->title ? tl->title : "heap profile";
@@ -415,7 +424,7 @@ int lk_timeline_write_html(const struct lk_timeline *tl, FILE *out)
 	fputs("</h1></header>\n<main id=\"app\"><noscript>This report needs "
 	      "JavaScript to draw its charts.</noscript></main>\n"
 	      "<script type=\"application/json\" id=\"data\">", out);
-	if ((rc = write_data(out, tl)) < 0)
+	if ((rc = write_data(out, tl, x)) < 0)
 		return rc;
 	fputs("</script>\n<script>\n", out);
 	fwrite(js->data, 1, js->len, out);

@@ -31,4 +31,17 @@
  */
 int lk_timeline_write_html(const struct lk_timeline *tl, FILE *out);
 
+/*
+ * The same with more data for the page: x->write(out, x->arg) is called
+ * inside the data object after its last member and writes further members
+ * (",\"leaks\":..."; strings through lk_json_string). report.js draws
+ * "leaks" and "candidates" when present (docs/html-report.md).
+ */
+struct lk_html_extra {
+	int (*write)(FILE *out, void *arg);
+	void *arg;
+};
+int lk_timeline_write_html_extra(const struct lk_timeline *tl, const struct lk_html_extra *x,
+				 FILE *out);
+
 #endif

@@ -1,6 +1,8 @@
 /* json.c - JSON string and number writing (see json.h). */
+#include <inttypes.h>
 #include <math.h>
 
+#include "analyze/timeline.h"
 #include "report/json.h"
 
 /* Length of the valid UTF-8 sequence at s, or 0. */
@@ -69,4 +71,24 @@ void lk_json_number(FILE *out, double v)
 		fprintf(out, "%lld", (long long)v);
 	else
 		fprintf(out, "%.17g", v);
+}
+
+void lk_json_frames(FILE *out, const struct lk_frame_text *f, size_t n)
+{
+	putc('[', out);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ",{\"function\":" : "{\"function\":", out);
+		lk_json_string(out, f[i].function);
+		fputs(",\"file\":", out);
+		lk_json_string(out, f[i].file);
+		if (f[i].file)
+			fprintf(out, ",\"line\":%d", f[i].line);
+		else
+			fputs(",\"line\":null", out);
+		fputs(",\"module\":", out);
+		lk_json_string(out, f[i].module);
+		fprintf(out, ",\"offset\":\"0x%" PRIx64 "\",\"inlined\":%s}", f[i].offset,
+			f[i].inlined ? "true" : "false");
+	}
+	putc(']', out);
 }

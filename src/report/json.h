@@ -7,6 +7,7 @@
 #ifndef LK_REPORT_JSON_H
 #define LK_REPORT_JSON_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -14,5 +15,10 @@
 void lk_json_string(FILE *out, const char *s);
 /* Write a double; non-finite values are written as null. */
 void lk_json_number(FILE *out, double v);
+
+struct lk_frame_text;
+/* A stack as an array of frame objects (docs/json-leaks.md): function,
+ * file, line, module, offset (hex string), inlined. */
+void lk_json_frames(FILE *out, const struct lk_frame_text *f, size_t n);
 
 #endif

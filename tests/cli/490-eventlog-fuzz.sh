@@ -1,5 +1,6 @@
 # 490: fuzz the eventlog reader, profile builder and writers for ~20 s
-# (libFuzzer + ASan/UBSan) from a seed corpus of small written eventlogs.
+# (libFuzzer + ASan/UBSan) from a seed corpus of small written eventlogs
+# and the real GHC 9.6 fixtures.
 . "$(dirname "$0")/../lib.sh"
 command -v clang > /dev/null || skip "clang is not installed"
 echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' > "$T/probe.c"
@@ -9,6 +10,8 @@ seeds=$ROOT/build/unit/eventlog_test
 make -C "$ROOT" fuzz > "$T/build.log" 2>&1 || { tail -n 20 "$T/build.log"; fail "make fuzz"; }
 mkdir -p "$T/corpus"
 "$seeds" --write-seeds "$T/corpus" || fail "cannot write seeds"
+# and the real GHC 9.6 eventlogs (their first -max_len bytes: a real header)
+cp "$ROOT"/tests/fixtures/eventlog/*.eventlog "$T/corpus/"
 cd "$T" || exit 1
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	"$ROOT/build-fuzz/eventlog_fuzz" -max_total_time=20 -max_len=8192 -timeout=10 \

@@ -286,6 +286,8 @@
   panes.push({ id: 'line', title: 'Line chart', help: 'Each band relative to its own maximum (100%). A line that keeps climbing is a band that grows slowly \u2014 a leak candidate even when it is small.' });
   panes.push({ id: 'table', title: 'Detailed', help: 'Every band with its statistics. Click a column header to sort (Slope: fastest-growing first), type to search labels' + (D.detailColumns.length ? ' and ' + esc(D.detailColumns.join(', ')) : '') + '.' });
 
+  if (D.leaks) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks allocated in the window and not freed by its end, grouped by allocation stack, largest first, with the times of their first and last allocation: leaks that started early and kept going are the likely true ones. Click a row for its stack.' });
+  if (D.candidates) panes.push({ id: 'candidates', title: 'Leak candidates', help: 'Each dot is a block not freed: when it was allocated (x) and its size (y), coloured by its allocation site (the rank in the Leaks table). A horizontal line of dots is a site that leaks the same size over and over.' });
   var nav = h('nav', { 'class': 'tabs', role: 'tablist' });
   app.appendChild(nav);
   panes.forEach(function (p) {
@@ -556,6 +558,75 @@
     tstate.page = 0;
     tp.render();
   });
+
+  /* ---- native traces: leak table and leak-candidate chart ---- */
+  if (D.leaks) {
+    var lp = pane('leaks'), lopen = {};
+    var lt = D.leaksTotal || { b: 0, n: 0, groups: 0 };
+    lp.sec.insertAdjacentHTML('beforeend', '<p class="count" id="leak-total">' + esc(fmtBytes(lt.b)) + ' in ' + lt.n +
+      ' blocks not freed, ' + lt.groups + ' allocation sites' + (lt.groups > D.leaks.length ? ' (the ' + D.leaks.length + ' largest shown)' : '') + '</p>' +
+      '<div class="tablewrap"><table class="bands" id="leak-table"><thead><tr><th class="num">#</th><th class="num">Bytes</th><th class="num">Blocks</th>' +
+      '<th class="num">First allocated</th><th class="num">Last allocated</th><th>Allocation site</th></tr></thead><tbody></tbody></table></div>');
+    var lbody = lp.sec.querySelector('#leak-table tbody');
+    lp.render = function () {
+      var html = [];
+      D.leaks.forEach(function (r, i) {
+        html.push('<tr class="band native" data-leak="' + i + '"><td class="num">' + (i + 1) + '</td><td class="num">' + esc(fmtBytes(r.b)) +
+          '</td><td class="num">' + r.n + '</td><td class="num">' + esc(fmtTime(r.t0)) + '</td><td class="num">' + esc(fmtTime(r.t1)) +
+          '</td><td class="label"><span class="tw">' + (lopen[i] ? '\u25BE' : '\u25B8') + '</span><span class="sw" style="background:' +
+          PALETTE[i % PALETTE.length] + '"></span> ' + esc(r.label) + '</td></tr>');
+        if (lopen[i]) html.push('<tr class="stack"><td colspan="6"><b>Allocation stack</b>' + stackHtml(r.f) + '</td></tr>');
+      });
+      if (!D.leaks.length) html.push('<tr><td colspan="6">No block of the window was left unfreed.</td></tr>');
+      lbody.innerHTML = html.join('');
+    };
+    lbody.addEventListener('click', function (e) {
+      var tr = e.target.closest('tr[data-leak]');
+      if (!tr) return;
+      var i = +tr.getAttribute('data-leak');
+      lopen[i] = !lopen[i];
+      lp.render();
+    });
+  }
+  if (D.candidates) {
+    var cp = pane('candidates');
+    var chost = h('div', { 'class': 'chart', id: 'chart-candidates' });
+    cp.sec.appendChild(chost);
+    cp.render = function () {
+      var pts = D.candidates.points, W = Math.max(chost.clientWidth || 0, 360), H = HEIGHT;
+      var ML = 78, MR = 18, MT = 12, MB = 34, pw = W - ML - MR, ph = H - MT - MB;
+      var x0 = Math.min(0, D.t0), x1 = D.t1 > x0 ? D.t1 : x0 + 1, smax = 1, smin = Infinity;
+      pts.forEach(function (p) { if (p[1] > smax) smax = p[1]; if (p[1] < smin) smin = p[1]; });
+      var logy = pts.length && smax / Math.max(smin, 1) > 100;
+      var ylo = logy ? Math.log(Math.max(smin, 1)) / Math.LN10 : 0, yhi = logy ? Math.log(smax) / Math.LN10 : smax;
+      if (yhi <= ylo) yhi = ylo + 1;
+      function X(t) { return ML + (t - x0) / (x1 - x0) * pw; }
+      function Y(v) { var y = logy ? Math.log(Math.max(v, 1)) / Math.LN10 : v; return MT + ph - (y - ylo) / (yhi - ylo) * ph; }
+      var s = ['<svg xmlns="' + SVGNS + '" viewBox="0 0 ' + W + ' ' + H + '" height="' + H + '" role="img" aria-label="leak candidates"><g class="axis">'];
+      var yt = logy ? [] : ticks(0, smax, byteStep(smax, 5));
+      if (logy) for (var e = Math.ceil(ylo); e <= Math.floor(yhi); e++) yt.push(Math.pow(10, e));
+      yt.forEach(function (v) {
+        var y = Y(v).toFixed(1);
+        s.push('<line class="grid" x1="' + ML + '" x2="' + (ML + pw) + '" y1="' + y + '" y2="' + y + '"/><text x="' + (ML - 6) + '" y="' + y +
+          '" dy="0.32em" text-anchor="end">' + esc(trimz(fmtBytes(v))) + '</text>');
+      });
+      ticks(x0, x1, timeStep((x1 - x0) / Math.max(2, Math.floor(pw / 90)))).forEach(function (t) {
+        var x = X(t).toFixed(1);
+        s.push('<line class="grid" x1="' + x + '" x2="' + x + '" y1="' + MT + '" y2="' + (MT + ph) + '"/><text x="' + x + '" y="' + (MT + ph + 16) +
+          '" text-anchor="middle">' + esc(trimz(fmtTime(t))) + '</text>');
+      });
+      s.push('<text x="' + (ML + pw) + '" y="' + (H - 2) + '" text-anchor="end">allocation time</text></g>');
+      if (!pts.length) s.push('<text class="empty" x="' + (ML + pw / 2) + '" y="' + (MT + ph / 2) + '" text-anchor="middle">no block left unfreed</text>');
+      pts.forEach(function (p) {
+        var lab = D.leaks[p[2]] ? D.leaks[p[2]].label : 'site';
+        s.push('<circle class="cand" cx="' + X(p[0]).toFixed(1) + '" cy="' + Y(p[1]).toFixed(1) + '" r="3" fill="' + PALETTE[p[2] % PALETTE.length] +
+          '" fill-opacity="0.7"><title>' + esc(fmtBytes(p[1]) + ' at ' + fmtTime(p[0]) + ' \u2014 ' + lab) + '</title></circle>');
+      });
+      s.push('<rect class="frame" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '"/></svg>');
+      chost.innerHTML = s.join('') + '<p class="help">' + pts.length + (D.candidates.blocks > pts.length ? ' of ' + D.candidates.blocks + ' blocks (an even sample)' : ' blocks') +
+        (logy ? '; sizes on a logarithmic scale' : '') + '</p>';
+    };
+  }
 
   var resizeTimer = null;
   window.addEventListener('resize', function () {

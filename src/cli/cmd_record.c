@@ -1,0 +1,226 @@
+/*
+ * cmd_record.c - `leakscope record [OPTIONS] -- PROG ARGS`: run a program
+ * like `run` does and write a trace file per traced process image while
+ * it runs (src/record/, docs/recording.md). Exits with the program's
+ * status; a summary of the traces goes to stderr at the end.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "cli/cli.h"
+#include "cli/launcher.h"
+#include "common/error.h"
+#include "record/recorder.h"
+
+#define PERIOD_MS 5      /* drain period while recording: the clock resolution */
+
+static const char usage_text[] =
+	"usage: leakscope record [OPTIONS] [--] PROGRAM [ARGS...]\n"
+	"\n"
+	"Run PROGRAM with leakscope's allocator interposer and write, while it runs,\n"
+	"a trace file of every allocation and free (time, thread, size, stack), the\n"
+	"stacks with their symbols, the modules, and samples of RSS and live bytes\n"
+	"(docs/recording.md, docs/trace-format.md). Forks and execs are followed:\n"
+	"each process image gets its own trace, announced on stderr as it starts.\n"
+	"The recording goes on until every traced process has ended (a daemon that\n"
+	"forked away from PROGRAM too). `leakscope dump TRACE` prints a trace.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE        trace of PROGRAM (default: leakscope.PROG.PID.lstrace\n"
+	"                           in the current directory); other processes write\n"
+	"                           FILE with .PID (.PID.N for a pid's N-th image)\n"
+	"                           inserted before .lstrace\n"
+	"      --no-follow          trace only PROGRAM: not its forks and execs\n"
+	"      --sample-interval MS sample RSS and live bytes every MS ms (default 100)\n"
+	"      --frames N           record at most N frames per stack (default 64)\n"
+	"      --paused             start with the recorded window closed: no\n"
+	"                           allocation is written until it is opened\n"
+	"  -h, --help               this text\n"
+	"\n"
+	"exit status: the program's own; 128+N if it was killed by signal N;\n"
+	"127 program not found; 126 not executable; 125 leakscope failed, the\n"
+	"program cannot be traced (statically linked or setuid), or it succeeded\n"
+	"but a trace could not be created or written.\n";
+
+struct record_opts {
+	const char *output;
+	int follow;
+	int frames;
+	unsigned sample_ms;
+	int paused;
+};
+
+enum { OPT_NO_FOLLOW = 256, OPT_SAMPLE, OPT_FRAMES, OPT_PAUSED };
+
+/* A whole number in [lo, hi], or -1 after a message. */
+static long number(const char *opt, const char *s, long lo, long hi)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi) {
+		lk_cli_error("record: %s wants a number from %ld to %ld, not '%s'", opt, lo, hi, s);
+		return -1;
+	}
+	return v;
+}
+
+static int parse(int argc, char **argv, struct record_opts *o)
+{
+	static const struct option longs[] = {
+		{"output", required_argument, 0, 'o'},
+		{"no-follow", no_argument, 0, OPT_NO_FOLLOW},
+		{"sample-interval", required_argument, 0, OPT_SAMPLE},
+		{"frames", required_argument, 0, OPT_FRAMES},
+		{"paused", no_argument, 0, OPT_PAUSED},
+		{"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
+	};
+	int c;
+	long v;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:h", longs, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->output = optarg; break;
+		case OPT_NO_FOLLOW: o->follow = 0; break;
+		case OPT_SAMPLE:
+			if ((v = number("--sample-interval", optarg, 1, 3600000)) < 0)
+				return -1;
+			o->sample_ms = (unsigned)v;
+			break;
+		case OPT_FRAMES:
+			if ((v = number("--frames", optarg, 1, 128)) < 0)
+				return -1;
+			o->frames = (int)v;
+			break;
+		case OPT_PAUSED: o->paused = 1; break;
+		case 'h': fputs(usage_text, stdout); exit(0);
+		default: fputs(usage_text, stderr); return -1;
+		}
+	}
+	if (optind >= argc) {
+		lk_cli_error("record: no program given");
+		fputs(usage_text, stderr);
+		return -1;
+	}
+	return optind;
+}
+
+struct recording {
+	struct lk_recorder *rec;
+	int failed;              /* a process could not be recorded */
+};
+
+/* on_announce: each new process image gets its trace. */
+static void start_trace(struct lk_session *s, void *ctx)
+{
+	struct recording *r = ctx;
+	struct lk_recorder *rec = r->rec;
+	const char *cmd = s->cmdline ? s->cmdline : s->comm;
+	if (lk_recorder_attach(rec, s) != 0) {
+		lk_cli_error("cannot record pid %d (%s): %s", (int)s->pid, cmd, lk_error_detail());
+		r->failed = 1;
+		return;
+	}
+	struct lk_recorder_info in;
+	lk_recorder_info(rec, lk_recorder_count(rec) - 1, &in);
+	fprintf(stderr, "leakscope: recording pid %d (%s) to %s\n", (int)s->pid, cmd, in.path);
+}
+
+/* Until the program and every traced process it left behind have ended. */
+static void record(struct lk_collector *c, struct lk_recorder *rec, pid_t root, int *status)
+{
+	int done = 0, more = 0;
+	while (!done || c->n_running > 0) {
+		lk_collector_poll(c, more ? 1 : PERIOD_MS);
+		lk_cli_reap(c, NULL, root, status, &done);
+		more = lk_recorder_tick(rec, PERIOD_MS / 2 + 1);
+	}
+	/* announcements and ends that raced with the last end */
+	lk_collector_poll(c, 0);
+	lk_cli_reap(c, NULL, root, status, &done);
+	lk_collector_poll(c, 0);
+}
+
+static int summary(const struct lk_recorder *rec)
+{
+	int bad = 0;
+	for (size_t i = 0; i < lk_recorder_count(rec); i++) {
+		struct lk_recorder_info in;
+		lk_recorder_info(rec, i, &in);
+		double per = in.events ? (double)in.bytes / (double)in.events : 0;
+		fprintf(stderr, "leakscope: trace %s: pid %d (%s), %llu events in %.3f s, "
+			"%llu bytes (%.2f bytes/event)%s\n", in.path, (int)in.pid, in.comm,
+			(unsigned long long)in.events, in.seconds, (unsigned long long)in.bytes, per,
+			in.running ? ", still running" : "");
+		if (in.err) {
+			lk_cli_error("trace %s stopped early: %s", in.path, in.errmsg);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+static char *default_output(const char *prog, pid_t pid)
+{
+	const char *base = strrchr(prog, '/');
+	char *p = NULL;
+	if (asprintf(&p, "leakscope.%s.%d.lstrace", base ? base + 1 : prog, (int)pid) < 0)
+		return NULL;
+	return p;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o = {.follow = 1, .frames = 64, .sample_ms = 100};
+	int first = parse(argc, argv, &o);
+	int rc = LK_EXIT_FAILURE;
+	struct lk_collector c;
+	struct lk_recorder *rec = NULL;
+	struct lk_launched run = {0};
+	char *out = NULL;
+	memset(&c, 0, sizeof(c));
+	c.listen_fd = -1;
+	if (first < 0)
+		goto done;
+	char **prog = argv + first;
+	int code = lk_cli_launch(&c, prog, o.follow, o.frames, &run);
+	if (code) {
+		rc = code;
+		goto done;
+	}
+	out = o.output ? strdup(o.output) : default_output(prog[0], run.pid);
+	struct lk_recorder_options ro = {
+		.path = out, .root = run.pid, .period_ms = PERIOD_MS, .sample_ms = o.sample_ms,
+		.paused = o.paused,
+	};
+	if (!out || lk_recorder_new(&ro, &rec) != 0) {
+		lk_cli_error("record: out of memory");
+		goto done;   /* the program runs on, untraced once its ring is full */
+	}
+	struct recording r = {.rec = rec};
+	c.on_announce = start_trace;
+	c.ctx = &r;
+	int status = 0;
+	record(&c, rec, run.pid, &status);
+	if (c.announced == 0) {
+		lk_cli_error("'%s' never loaded the interposer (LD_PRELOAD was ignored or "
+			     "removed): nothing could be recorded", run.path);
+		goto done;
+	}
+	lk_collector_close(&c);       /* closes traces still open */
+	int bad = summary(rec) || r.failed;
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (bad && rc == 0)
+		rc = LK_EXIT_FAILURE;
+done:
+	lk_collector_close(&c);
+	lk_recorder_free(rec);
+	lk_cli_launched_release(&run);
+	free(out);
+	return rc;
+}

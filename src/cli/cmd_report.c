@@ -1,0 +1,148 @@
+/*
+ * cmd_report.c - `leakscope report`: the analysis of a trace (summary,
+ * peak, leaks of a window, temporaries, top and growing sites, leak
+ * candidates) as text, JSON or a self-contained HTML page.
+ *
+ * Exit status: 0 (also for a truncated trace, reported with a warning),
+ * 1 when the trace cannot be read or a point is not in it, or the output
+ * cannot be written, 2 usage.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/history_load.h"
+#include "common/error.h"
+#include "report/history_report.h"
+
+static const char usage[] =
+	"usage: leakscope report [--format text|json|html] [-o FILE] [--from X] [--to Y]\n"
+	"                        [--size N|MIN-MAX] [--top N] TRACE\n"
+	"\n"
+	"Report on a trace written by 'leakscope record': summary (allocations,\n"
+	"peak live bytes and when, RSS peak), what was live at the peak, blocks\n"
+	"allocated in a window and not freed by its end (grouped by allocation\n"
+	"stack, with their first and last allocation times), temporary\n"
+	"allocations, top sites, and sites whose live bytes grow (slope, fit,\n"
+	"bytes per marker interval).\n"
+	"\n"
+	"  --format F     text (default), json, or html (a self-contained page,\n"
+	"                 written to TRACE.html unless -o says otherwise)\n"
+	"  -o FILE        write there ('-' = standard output)\n"
+	"  --from X       the window starts at X (default: the start)\n"
+	"  --to Y         the window ends at Y (default: the end of the trace)\n"
+	"                 X, Y: seconds (12.5 or 12.5s, also ms, us, min), a marker\n"
+	"                 text or a snapshot name (the first of either with that\n"
+	"                 text); mark:TEXT, snapshot:NAME, time:S say which\n"
+	"  --size N       only blocks of N bytes in every list; MIN-MAX a range\n"
+	"  --top N        rows per list (default 10; 0 = all)\n"
+	"  -h, --help     show this help\n";
+
+enum format { FMT_TEXT, FMT_JSON, FMT_HTML };
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("leakscope report: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\ntry 'leakscope report --help'\n", stderr);
+	return 2;
+}
+
+/* "--opt VALUE" or "--opt=VALUE": the value, or NULL when a is not name. */
+static const char *value_of(int argc, char **argv, int *i, const char *name, int *missing)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+	if (strncmp(a, name, n) != 0)
+		return NULL;
+	if (a[n] == '=' && name[1] == '-')
+		return a + n + 1;
+	if (a[n])
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = 1;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+int cmd_report(int argc, char **argv)
+{
+	enum format fmt = FMT_TEXT;
+	const char *out_path = NULL, *input = NULL, *v;
+	struct lk_hist_options opt = {.from.kind = LK_POINT_START, .to.kind = LK_POINT_END};
+	int top = 10, only_files = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int missing = 0;
+		if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
+			if (input)
+				return usage_error("more than one trace: '%s'", a);
+			input = a;
+		} else if (strcmp(a, "--") == 0) {
+			only_files = 1;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		} else if ((v = value_of(argc, argv, &i, "--format", &missing))) {
+			if (strcmp(v, "text") == 0)
+				fmt = FMT_TEXT;
+			else if (strcmp(v, "json") == 0)
+				fmt = FMT_JSON;
+			else if (strcmp(v, "html") == 0)
+				fmt = FMT_HTML;
+			else
+				return usage_error("unknown format '%s' (text, json or html)", v);
+		} else if ((v = value_of(argc, argv, &i, "-o", &missing))) {
+			out_path = v;
+		} else if ((v = value_of(argc, argv, &i, "--from", &missing)) ||
+			   (v = value_of(argc, argv, &i, "--to", &missing))) {
+			struct lk_point *p = strncmp(a, "--from", 6) == 0 ? &opt.from : &opt.to;
+			if (lk_point_parse(v, p))
+				return usage_error("%s", lk_error_detail());
+		} else if ((v = value_of(argc, argv, &i, "--size", &missing))) {
+			if (lk_cli_parse_size(v, &opt.size_min, &opt.size_max))
+				return usage_error("--size wants N or MIN-MAX bytes, not '%s'", v);
+		} else if ((v = value_of(argc, argv, &i, "--top", &missing))) {
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (end == v || *end || n < 0 || n > 1000000000)
+				return usage_error("--top wants a count, not '%s'", v);
+			top = (int)n;
+		} else if (missing) {
+			return usage_error("%s needs a value", a);
+		} else {
+			return usage_error("unknown option '%s'", a);
+		}
+	}
+	if (!input)
+		return usage_error("%s", "no trace given");
+
+	struct lk_history h;
+	if (lk_cli_load_history(input, &opt, &h))
+		return 1;
+	char *html_path = NULL;
+	if (fmt == FMT_HTML && !out_path) {
+		if (asprintf(&html_path, "%s.html", input) < 0) {
+			lk_history_release(&h);
+			return 1;
+		}
+		out_path = html_path;
+	}
+	struct lk_history_view view = {.trace = input, .top = top};
+	int status = 1;
+	FILE *out = lk_cli_open_out(out_path);
+	if (out) {
+		int rc = fmt == FMT_JSON ? lk_history_write_json(&h, &view, out)
+		       : fmt == FMT_HTML ? lk_history_write_html(&h, &view, out)
+					 : lk_history_write_text(&h, &view, out);
+		status = lk_cli_close_out(out, out_path, rc);
+		if (status == 0 && html_path)
+			fprintf(stderr, "leakscope: wrote %s\n", html_path);
+	}
+	free(html_path);
+	lk_history_release(&h);
+	return status;
+}

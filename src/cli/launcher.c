@@ -1,0 +1,108 @@
+/* launcher.c - start the program under a collector, reap (launcher.h). */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "cli/cli.h"
+#include "cli/launcher.h"
+#include "collector/launch.h"
+#include "collector/scan.h"
+#include "common/error.h"
+
+static volatile sig_atomic_t forward_to;
+
+static void forward_signal(int sig)
+{
+	if (forward_to > 0)
+		kill(forward_to, sig);
+}
+
+int lk_cli_launch(struct lk_collector *c, char **prog, int follow, int frames,
+		  struct lk_launched *out)
+{
+	memset(out, 0, sizeof(*out));
+	int code = lk_launch_resolve(prog[0], &out->path);
+	if (code) {
+		lk_cli_error("%s", lk_error_detail());
+		return code;
+	}
+	char *preload = lk_launch_find_preload();
+	if (!preload) {
+		lk_cli_error("cannot find libleakscope.so next to the leakscope program "
+			     "(set LEAKSCOPE_PRELOAD)");
+		return LK_EXIT_FAILURE;
+	}
+	void (*keep)(struct lk_session *, void *) = c->on_announce;
+	void *keep_ctx = c->ctx;
+	int err = lk_collector_open(c);
+	c->on_announce = keep;
+	c->ctx = keep_ctx;
+	if (err) {
+		lk_cli_error("cannot create the control socket: %s", lk_error_name(err));
+		free(preload);
+		return LK_EXIT_FAILURE;
+	}
+	c->follow = follow;
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	pid_t pid = lk_launch_spawn(out->path, prog, preload, c->socket_path, frames, &code);
+	free(preload);
+	if (pid < 0) {
+		lk_cli_error("%s", lk_error_detail());
+		return code;
+	}
+	out->pid = c->root = pid;
+	forward_to = pid;
+	signal(SIGTERM, forward_signal);
+	signal(SIGHUP, forward_signal);
+	return 0;
+}
+
+void lk_cli_launched_release(struct lk_launched *l)
+{
+	free(l->path);
+	l->path = NULL;
+}
+
+/* A process stopped at its end: its last events, then the scan. */
+static void scan_at_exit(struct lk_collector *c, struct lk_exitstop *x,
+			 struct lk_exit_snapshot *snap)
+{
+	struct lk_session *s = lk_collector_find(c, snap->tgid);
+	if (s) {
+		lk_session_drain(s, 1);
+		lk_scan_session(s, snap);
+	}
+	lk_exitstop_resume(x, snap);
+}
+
+void lk_cli_handle_status(struct lk_collector *c, struct lk_exitstop *x, pid_t root,
+			  int *root_status, int *root_done, pid_t pid, int st)
+{
+	struct lk_exit_snapshot snap;
+	int h = x ? lk_exitstop_handle(x, pid, st, &snap) : -1;
+	if (h == 1)
+		scan_at_exit(c, x, &snap);
+	if (h >= 0)
+		return;
+	if (!WIFEXITED(st) && !WIFSIGNALED(st))
+		return;
+	if (pid == root) {
+		*root_status = st;
+		*root_done = 1;
+	}
+	lk_collector_exited(c, pid, st);
+}
+
+void lk_cli_reap(struct lk_collector *c, struct lk_exitstop *x, pid_t root, int *root_status,
+		 int *root_done)
+{
+	int st;
+	pid_t pid;
+	while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0)
+		lk_cli_handle_status(c, x, root, root_status, root_done, pid, st);
+}

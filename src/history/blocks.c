@@ -1,0 +1,96 @@
+/* blocks.c - the live-block table of the trace analysis (see blocks.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history/blocks.h"
+
+static size_t slot_of(size_t cap, uint64_t addr)
+{
+	uint64_t h = addr * 0x9e3779b97f4a7c15ULL;
+	return (size_t)(h >> 24) & (cap - 1);
+}
+
+int lk_hblocks_init(struct lk_hblocks *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->cap = 1024;
+	t->slots = calloc(t->cap, sizeof(*t->slots));
+	return t->slots ? 0 : -ENOMEM;
+}
+
+void lk_hblocks_release(struct lk_hblocks *t)
+{
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+static void insert_new(struct lk_hblock *slots, size_t cap, const struct lk_hblock *b)
+{
+	size_t i = slot_of(cap, b->addr);
+	while (slots[i].addr)
+		i = (i + 1) & (cap - 1);
+	slots[i] = *b;
+}
+
+static int grow(struct lk_hblocks *t)
+{
+	size_t cap = t->cap * 2;
+	struct lk_hblock *slots = calloc(cap, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->slots[i].addr)
+			insert_new(slots, cap, &t->slots[i]);
+	free(t->slots);
+	t->slots = slots;
+	t->cap = cap;
+	return 0;
+}
+
+int lk_hblocks_put(struct lk_hblocks *t, const struct lk_hblock *b, struct lk_hblock *old)
+{
+	if ((t->count + 1) * 4 > t->cap * 3 && grow(t) != 0)
+		return -ENOMEM;
+	for (size_t i = slot_of(t->cap, b->addr);; i = (i + 1) & (t->cap - 1)) {
+		struct lk_hblock *s = &t->slots[i];
+		if (s->addr == b->addr) {
+			*old = *s;
+			t->bytes += b->size - s->size;
+			*s = *b;
+			return 1;
+		}
+		if (!s->addr) {
+			*s = *b;
+			t->count++;
+			t->bytes += b->size;
+			return 0;
+		}
+	}
+}
+
+int lk_hblocks_del(struct lk_hblocks *t, uint64_t addr, struct lk_hblock *out)
+{
+	size_t mask = t->cap - 1, i = slot_of(t->cap, addr);
+	while (t->slots[i].addr != addr) {
+		if (!t->slots[i].addr)
+			return -1;
+		i = (i + 1) & mask;
+	}
+	*out = t->slots[i];
+	t->count--;
+	t->bytes -= out->size;
+	/* backward-shift deletion: pull later members of the run into the hole */
+	for (size_t j = (i + 1) & mask;; j = (j + 1) & mask) {
+		if (!t->slots[j].addr)
+			break;
+		size_t home = slot_of(t->cap, t->slots[j].addr);
+		/* j's entry may move to i if its home is not in (i, j] cyclically */
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			t->slots[i] = t->slots[j];
+			i = j;
+		}
+	}
+	t->slots[i].addr = 0;
+	return 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * blocks.h - the live blocks of a trace being analysed: address -> size,
+ * allocation time, allocation serial (the n-th allocation of the trace),
+ * site and thread. Open addressing with linear probing and backward-shift
+ * deletion, so its memory follows the number of live blocks, never the
+ * number of events. Address 0 is never stored (it marks an empty slot).
+ */
+#ifndef LK_HISTORY_BLOCKS_H
+#define LK_HISTORY_BLOCKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct lk_hblock {
+	uint64_t addr;      /* 0 = empty slot */
+	uint64_t size;
+	uint64_t t;         /* allocation time, ticks */
+	uint64_t serial;    /* 0, 1, 2 ... in allocation order */
+	uint32_t site;      /* stack id; LK_HBLOCK_NO_SITE: outside the size filter */
+	uint32_t tid;
+};
+
+#define LK_HBLOCK_NO_SITE UINT32_MAX
+
+struct lk_hblocks {
+	struct lk_hblock *slots;
+	size_t cap;         /* power of two */
+	size_t count;
+	uint64_t bytes;
+};
+
+int lk_hblocks_init(struct lk_hblocks *t);
+void lk_hblocks_release(struct lk_hblocks *t);
+/* Insert b. If b->addr was live already (a lost free), the old block is
+ * copied to *old and 1 returned; 0 otherwise, -ENOMEM when full. */
+int lk_hblocks_put(struct lk_hblocks *t, const struct lk_hblock *b, struct lk_hblock *old);
+/* Remove addr into *out: 0, or -1 when addr is not live. */
+int lk_hblocks_del(struct lk_hblocks *t, uint64_t addr, struct lk_hblock *out);
+
+#define lk_hblocks_foreach(t, b) \
+	for (const struct lk_hblock *b = (t)->slots; b < (t)->slots + (t)->cap; b++) \
+		if (b->addr)
+
+#endif

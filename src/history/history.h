@@ -1,0 +1,154 @@
+/*
+ * history.h - the streaming analysis of a trace (src/trace/): one pass
+ * over its records computes everything `leakscope report` and `leakscope
+ * diff` show. Memory follows the live blocks and the distinct allocation
+ * sites (stacks), never the number of events: per site a few counters, a
+ * bounded timeline (history/sampler.h) and running sums.
+ *
+ * What is computed (docs/json-trace-report.md has the meaning of each):
+ * - totals: events, allocations, frees, bytes, peak live bytes and its
+ *   time, final live bytes, RSS peak (SAMPLE records);
+ * - per site: allocations, bytes, frees, live bytes and blocks at the end
+ *   and at the global peak (kept lazily: a site remembers its value as of
+ *   the last peak when it next changes), temporary allocations;
+ * - a window [from, to]: per site, blocks allocated in it and still live
+ *   at `to` (count, bytes, first and last allocation time), blocks live at
+ *   `from`, and of those the ones still live at `to` (which makes a diff of
+ *   two points exact per block); a bounded sample of the leaked blocks
+ *   (time, size) for the leak-candidate chart;
+ * - per site a live-bytes timeline and its statistics (timeline.h), and
+ *   when the trace has markers a least-squares line of the site's bytes at
+ *   each marker against the marker's index: bytes per marker interval.
+ *
+ * The size filter keeps blocks of other sizes out of every per-site number;
+ * the totals and the peak are those of the whole heap.
+ *
+ * Ownership: a history owns all it points to; lk_history_release().
+ */
+#ifndef LK_HISTORY_HISTORY_H
+#define LK_HISTORY_HISTORY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analyze/timeline.h"
+#include "history/blocks.h"
+#include "history/point.h"
+#include "history/sampler.h"
+#include "history/symtab.h"
+#include "trace/record.h"
+
+#define LK_HISTORY_SCATTER 4000u   /* leak candidates kept for the chart */
+
+struct lk_hist_options {
+	struct lk_point from, to;  /* kind START / END when not given */
+	int from_after;            /* from at time X: after the events at X (diff) */
+	uint64_t size_min, size_max;   /* blocks of these sizes; 0, 0 = all */
+	int stop_at_to;            /* stop reading once `to` is reached */
+	void (*progress)(void *arg);   /* called every 2^16 records (may be NULL) */
+	void *progress_arg;
+};
+
+struct lk_hist_site {
+	uint32_t id;               /* stack id (0: allocations without a stack) */
+	uint64_t *addrs;           /* return addresses, innermost first */
+	size_t n_addrs;
+	struct lk_frame_text *frames;  /* symbolized (lk_history_read end); */
+	size_t n_frames;               /* strings belong to the symtab */
+	uint64_t allocs, bytes_allocated, frees, temporaries;
+	uint64_t live_bytes, live_count;   /* now; after the read: at the end */
+	uint64_t peak_bytes, peak_count;   /* at the global peak */
+	uint64_t from_bytes, from_count;   /* live at `from` */
+	uint64_t win_bytes, win_count;     /* allocated in [from, to], live at `to` */
+	uint64_t win_first, win_last;      /* their first and last allocation times */
+	uint64_t kept_bytes, kept_count;   /* live at `from` and at `to` */
+	struct lk_band_stats stats;        /* of the timeline, bytes vs seconds */
+	double per_mark, per_mark_fit;     /* bytes per marker interval, R^2 */
+	/* internal state of the pass */
+	uint64_t changed;                  /* event serial of the last change */
+	struct lk_series_buf series;
+	uint32_t marks_seen;
+	long double sy, sxy, syy;
+};
+
+struct lk_hist_name {
+	uint64_t t;
+	char *text;
+};
+
+struct lk_hist_candidate {
+	uint64_t t, size;
+	uint32_t site;
+};
+
+struct lk_history {
+	struct lk_trace_meta meta;
+	char *program;             /* command line, arguments separated by spaces */
+	struct lk_hist_site *sites;    /* index = stack id */
+	size_t n_sites;
+	struct lk_symtab symtab;
+	struct lk_hblocks blocks;
+	/* totals */
+	uint64_t events, allocs, frees, bytes_allocated, unmatched_frees, lost_frees;
+	uint64_t temporaries;
+	uint64_t t_end;            /* time of the last record read */
+	uint64_t peak_bytes, peak_t, peak_serial;
+	uint64_t rss_peak, rss_peak_t, rss_now, n_samples_rss;
+	uint64_t final_bytes, final_count;
+	uint64_t serial;           /* events so far */
+	/* markers and snapshots, in file order */
+	struct lk_hist_name *marks, *snapshots;
+	size_t n_marks, n_snapshots;
+	/* the window */
+	int from_done, to_done;
+	uint64_t from_t, to_t, from_serial;    /* from_serial: allocation serial */
+	uint64_t win_bytes, win_count;
+	struct lk_hist_candidate *candidates;  /* by time */
+	size_t n_candidates;
+	/* timelines: sample j at j * sampler.delta ticks, j < sampler.due */
+	struct lk_sampler sampler;
+	struct lk_series_buf total_series, rss_series;
+	double *times;             /* sampler.due sample times, seconds */
+	char **warnings;
+	size_t n_warnings;
+	int truncated;
+	struct lk_hist_options opt;
+	/* temporaries: the last allocation of recent threads */
+	struct { uint32_t tid; uint64_t serial; } *threads;
+};
+
+/*
+ * Read the trace f (positioned at its start) into h. 0 when the trace was
+ * read to its end or to a truncation (h->truncated and a warning say so);
+ * else a negative code with the detail set: the reader's errors
+ * (LK_EFORMAT, LK_EVERSION, ...), LK_ENOTFOUND for a marker or snapshot
+ * name the trace does not have (the detail lists those it has), LK_EUSAGE
+ * for a window that ends before it starts or starts after the trace,
+ * -ENOMEM. h must be released in every case.
+ */
+int lk_history_read(FILE *f, const struct lk_hist_options *opt, struct lk_history *h);
+
+void lk_history_release(struct lk_history *h);
+
+/* Seconds of a time in ticks. */
+double lk_history_seconds(const struct lk_history *h, uint64_t t);
+
+enum lk_hist_key {
+	LK_HIST_BY_LIVE,           /* live bytes at the end */
+	LK_HIST_BY_ALLOCS,         /* allocations */
+	LK_HIST_BY_BYTES,          /* bytes allocated */
+	LK_HIST_BY_TEMPORARIES,
+	LK_HIST_BY_PEAK,           /* bytes live at the peak */
+	LK_HIST_BY_LEAK,           /* window leaks */
+	LK_HIST_BY_GROWTH,         /* slope of the timeline, growing sites only */
+};
+
+/* The sites with a positive key, largest first (ties: by id); *idx is a new
+ * array of site indices (the caller frees it). 0 or -ENOMEM. */
+int lk_history_rank(const struct lk_history *h, enum lk_hist_key key, size_t **idx, size_t *n);
+
+/* The live bytes of site i at each sample (h->sampler.due doubles, new
+ * array), or NULL (no memory). */
+double *lk_history_site_values(const struct lk_history *h, size_t i);
+
+#endif

@@ -1,0 +1,269 @@
+/*
+ * history_html.c - `leakscope report --format html`: the analysis of a
+ * trace as the shared self-contained page (report/html.h). Per-site
+ * live-bytes timelines become bands of the timeline model (with their
+ * allocation stacks), total live bytes and RSS its series, markers and
+ * snapshots its markers; the leaks of the window and the leak candidates
+ * (allocation time vs size of the blocks not freed) go to the page as
+ * extra data, drawn by report.js as a table and a scatter chart.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/history_report.h"
+#include "report/html.h"
+#include "report/json.h"
+
+#define MAX_BANDS 500     /* sites charted and tabled, by integrated size */
+#define MAX_LEAKS 500     /* rows of the leak table */
+
+static char *xdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+	char *s = NULL;
+	va_list ap;
+	va_start(ap, f);
+	if (vasprintf(&s, f, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+/* "function (file:line)" of a site's first frame, or "module+0x..". */
+static char *site_label(const struct lk_hist_site *s)
+{
+	if (!s->n_frames)
+		return fmt("site %" PRIu32 " (no stack)", s->id);
+	const struct lk_frame_text *f = &s->frames[0];
+	const char *file = f->file ? strrchr(f->file, '/') : NULL;
+	if (f->function && f->file)
+		return fmt("%s (%s:%d)", f->function, file ? file + 1 : f->file, f->line);
+	if (f->function)
+		return fmt("%s", f->function);
+	return fmt("%s+0x%" PRIx64, f->module ? f->module : "?", f->offset);
+}
+
+static int add_meta(struct lk_timeline *tl, const char *key, char *value)
+{
+	if (!value)
+		return -ENOMEM;
+	tl->meta[tl->n_meta].key = xdup(key);
+	tl->meta[tl->n_meta++].value = value;
+	return 0;
+}
+
+static int copy_frames(struct lk_band *b, const struct lk_hist_site *s)
+{
+	b->frames = calloc(s->n_frames ? s->n_frames : 1, sizeof(*b->frames));
+	if (!b->frames)
+		return -ENOMEM;
+	b->n_frames = s->n_frames;
+	for (size_t i = 0; i < s->n_frames; i++) {
+		b->frames[i] = s->frames[i];
+		b->frames[i].function = xdup(s->frames[i].function);
+		b->frames[i].file = xdup(s->frames[i].file);
+		b->frames[i].module = xdup(s->frames[i].module);
+	}
+	return 0;
+}
+
+static int series(struct lk_timeline *tl, const struct lk_history *h, const char *name,
+		  const struct lk_series_buf *b)
+{
+	struct lk_series *s = &tl->series[tl->n_series++];
+	size_t n = h->sampler.due;
+	s->name = xdup(name);
+	s->times = calloc(n ? n : 1, sizeof(double));
+	s->values = calloc(n ? n : 1, sizeof(double));
+	if (!s->name || !s->times || !s->values)
+		return -ENOMEM;
+	s->n = n;
+	for (size_t j = 0; j < n; j++) {
+		s->times[j] = h->times[j];
+		s->values[j] = b->v && j < b->n ? b->v[j] : 0;
+	}
+	return 0;
+}
+
+static int bands(struct lk_timeline *tl, const struct lk_history *h)
+{
+	size_t *idx, n;
+	int rc = lk_history_rank(h, LK_HIST_BY_BYTES, &idx, &n);
+	if (rc)
+		return rc;
+	tl->bands = calloc(n ? n : 1, sizeof(*tl->bands));
+	if (!tl->bands) {
+		free(idx);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct lk_hist_site *s = &h->sites[idx[i]];
+		struct lk_band *b = &tl->bands[tl->n_bands++];
+		b->id = fmt("site %" PRIu32, s->id);
+		b->label = site_label(s);
+		b->values = lk_history_site_values(h, idx[i]);
+		if (!b->id || !b->label || !b->values)
+			rc = -ENOMEM;
+		else
+			rc = copy_frames(b, s);
+	}
+	free(idx);
+	if (rc)
+		return rc;
+	lk_timeline_finish(tl);
+	while (tl->n_bands > MAX_BANDS) {   /* keep the largest by integrated size */
+		struct lk_band *b = &tl->bands[--tl->n_bands];
+		free(b->id);
+		free(b->label);
+		free(b->values);
+		for (size_t i = 0; i < b->n_frames; i++) {
+			free(b->frames[i].function);
+			free(b->frames[i].file);
+			free(b->frames[i].module);
+		}
+		free(b->frames);
+	}
+	return 0;
+}
+
+static int markers(struct lk_timeline *tl, const struct lk_history *h)
+{
+	tl->markers = calloc(h->n_marks + h->n_snapshots + 1, sizeof(*tl->markers));
+	if (!tl->markers)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->n_marks; i++) {
+		tl->markers[tl->n_markers].t = lk_history_seconds(h, h->marks[i].t);
+		if (!(tl->markers[tl->n_markers++].text = xdup(h->marks[i].text)))
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < h->n_snapshots; i++) {
+		tl->markers[tl->n_markers].t = lk_history_seconds(h, h->snapshots[i].t);
+		if (!(tl->markers[tl->n_markers++].text = fmt("snapshot %s", h->snapshots[i].text)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int build(struct lk_timeline *tl, const struct lk_history *h, const struct lk_history_view *v)
+{
+	char b1[32];
+	size_t n = h->sampler.due;
+	memset(tl, 0, sizeof(*tl));
+	tl->title = xdup(h->program && *h->program ? h->program : v->trace);
+	tl->meta = calloc(8, sizeof(*tl->meta));
+	tl->times = calloc(n ? n : 1, sizeof(double));
+	tl->series = calloc(2, sizeof(*tl->series));
+	tl->warnings = calloc(h->n_warnings + 1, sizeof(char *));
+	if (!tl->title || !tl->meta || !tl->times || !tl->series || !tl->warnings)
+		return -ENOMEM;
+	memcpy(tl->times, h->times, n * sizeof(double));
+	tl->n_samples = n;
+	for (size_t i = 0; i < h->n_warnings; i++)
+		if (!(tl->warnings[tl->n_warnings++] = xdup(h->warnings[i])))
+			return -ENOMEM;
+	int rc;
+	if ((rc = add_meta(tl, "trace", xdup(v->trace))) ||
+	    (rc = add_meta(tl, "pid", fmt("%" PRIu32, h->meta.pid))) ||
+	    (rc = add_meta(tl, "events", fmt("%s", lk_grouped(h->events, b1, sizeof(b1))))) ||
+	    (rc = add_meta(tl, "peak live", fmt("%s B at %.6g s", lk_grouped(h->peak_bytes, b1, sizeof(b1)),
+						 lk_history_seconds(h, h->peak_t)))) ||
+	    (rc = add_meta(tl, "window", fmt("%.6g s .. %.6g s", lk_history_seconds(h, h->from_t),
+					      lk_history_seconds(h, h->to_t)))) ||
+	    (rc = add_meta(tl, "not freed", fmt("%s B in %" PRIu64 " objects",
+						 lk_grouped(h->win_bytes, b1, sizeof(b1)), h->win_count))))
+		return rc;
+	if ((h->opt.size_min || h->opt.size_max) &&
+	    (rc = add_meta(tl, "size filter", fmt("%" PRIu64 "..%" PRIu64 " B", h->opt.size_min,
+						   h->opt.size_max))))
+		return rc;
+	if ((rc = series(tl, h, "live bytes", &h->total_series)))
+		return rc;
+	if (h->n_samples_rss && (rc = series(tl, h, "rss", &h->rss_series)))
+		return rc;
+	if ((rc = markers(tl, h)))
+		return rc;
+	return bands(tl, h);
+}
+
+static void frames_json(FILE *f, const struct lk_hist_site *s)
+{
+	putc('[', f);
+	for (size_t i = 0; i < s->n_frames; i++) {
+		const struct lk_frame_text *fr = &s->frames[i];
+		fputs(i ? ",[" : "[", f);
+		lk_json_string(f, fr->function);
+		putc(',', f);
+		lk_json_string(f, fr->file);
+		fprintf(f, ",%d,", fr->line);
+		lk_json_string(f, fr->module);
+		fprintf(f, ",\"0x%" PRIx64 "\",%d]", fr->offset, fr->inlined ? 1 : 0);
+	}
+	putc(']', f);
+}
+
+/* "leaks": [{b, n, t0, t1, label, f}], "candidates": {blocks, sites, points}. */
+static int extra(FILE *f, void *arg)
+{
+	const struct lk_history *h = arg;
+	size_t *idx, n;
+	int rc = lk_history_rank(h, LK_HIST_BY_LEAK, &idx, &n);
+	if (rc)
+		return rc;
+	uint32_t *rank = calloc(h->n_sites ? h->n_sites : 1, sizeof(*rank));
+	if (!rank) {
+		free(idx);
+		return -ENOMEM;
+	}
+	fputs(",\"leaks\":[", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct lk_hist_site *s = &h->sites[idx[i]];
+		rank[idx[i]] = (uint32_t)i;
+		if (i >= MAX_LEAKS)
+			continue;
+		char *label = site_label(s);
+		fprintf(f, "%s{\"b\":%" PRIu64 ",\"n\":%" PRIu64 ",\"t0\":", i ? ",\n" : "", s->win_bytes,
+			s->win_count);
+		lk_json_number(f, lk_history_seconds(h, s->win_first));
+		fputs(",\"t1\":", f);
+		lk_json_number(f, lk_history_seconds(h, s->win_last));
+		fputs(",\"label\":", f);
+		lk_json_string(f, label ? label : "?");
+		fputs(",\"f\":", f);
+		frames_json(f, s);
+		putc('}', f);
+		free(label);
+	}
+	fprintf(f, "],\"leaksTotal\":{\"b\":%" PRIu64 ",\"n\":%" PRIu64 ",\"groups\":%zu}",
+		h->win_bytes, h->win_count, n);
+	fprintf(f, ",\"candidates\":{\"blocks\":%" PRIu64 ",\"points\":[", h->win_count);
+	for (size_t i = 0; i < h->n_candidates; i++) {
+		const struct lk_hist_candidate *c = &h->candidates[i];
+		fputs(i ? ",[" : "[", f);
+		lk_json_number(f, lk_history_seconds(h, c->t));
+		fprintf(f, ",%" PRIu64 ",%" PRIu32 "]", c->size, rank[c->site]);
+	}
+	fputs("]}", f);
+	free(rank);
+	free(idx);
+	return 0;
+}
+
+int lk_history_write_html(const struct lk_history *h, const struct lk_history_view *v, FILE *out)
+{
+	struct lk_timeline tl;
+	int rc = build(&tl, h, v);
+	if (rc == 0) {
+		struct lk_html_extra x = {.write = extra, .arg = (void *)h};
+		rc = lk_timeline_write_html_extra(&tl, &x, out);
+	}
+	lk_timeline_release(&tl);
+	return rc;
+}

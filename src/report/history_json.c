@@ -1,0 +1,206 @@
+/*
+ * history_json.c - `leakscope report --format json`: the analysis of a
+ * trace, schema leakscope-trace-report/1 (docs/json-trace-report.md).
+ * Every list holds site objects of the same shape, in its own order.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "report/history_report.h"
+#include "report/json.h"
+
+static void num(FILE *out, const char *key, double v)
+{
+	fprintf(out, ",\"%s\":", key);
+	lk_json_number(out, v);
+}
+
+static void u64(FILE *out, const char *key, uint64_t v)
+{
+	fprintf(out, ",\"%s\":%" PRIu64, key, v);
+}
+
+static void site_json(FILE *out, const struct lk_history *h, const struct lk_hist_site *s,
+		      int with_timeline)
+{
+	fprintf(out, "{\"site\":%" PRIu32, s->id);
+	u64(out, "allocations", s->allocs);
+	u64(out, "bytes_allocated", s->bytes_allocated);
+	u64(out, "frees", s->frees);
+	u64(out, "temporaries", s->temporaries);
+	u64(out, "live_bytes", s->live_bytes);
+	u64(out, "live_objects", s->live_count);
+	u64(out, "peak_bytes", s->peak_bytes);
+	u64(out, "peak_objects", s->peak_count);
+	u64(out, "leaked_bytes", s->win_bytes);
+	u64(out, "leaked_objects", s->win_count);
+	if (s->win_count) {
+		num(out, "first_alloc_s", lk_history_seconds(h, s->win_first));
+		num(out, "last_alloc_s", lk_history_seconds(h, s->win_last));
+	}
+	fputs(",\"growth\":{\"integrated\":", out);
+	lk_json_number(out, s->stats.integrated);
+	num(out, "peak", s->stats.peak);
+	num(out, "mean", s->stats.mean);
+	num(out, "stddev", s->stats.stddev);
+	num(out, "intercept", s->stats.intercept);
+	num(out, "slope", s->stats.slope);
+	num(out, "fit", s->stats.fit);
+	fputs("},\"per_mark\":", out);
+	if (h->n_marks >= 2) {
+		fputs("{\"bytes\":", out);
+		lk_json_number(out, s->per_mark);
+		num(out, "fit", s->per_mark_fit);
+		putc('}', out);
+	} else {
+		fputs("null", out);
+	}
+	if (with_timeline) {
+		fputs(",\"timeline\":[", out);
+		for (uint32_t j = 0; j < h->sampler.due; j++) {
+			if (j)
+				putc(',', out);
+			lk_json_number(out, s->series.v && j < s->series.n ? s->series.v[j] : 0);
+		}
+		putc(']', out);
+	}
+	fputs(",\"stack\":", out);
+	lk_json_frames(out, s->frames, s->n_frames);
+	putc('}', out);
+}
+
+static int site_list(FILE *out, const struct lk_history *h, const char *name,
+		     enum lk_hist_key key, int top, int with_timeline)
+{
+	size_t *idx, n;
+	int rc = lk_history_rank(h, key, &idx, &n);
+	if (rc)
+		return rc;
+	fprintf(out, ",\n\"%s\":[", name);
+	for (size_t i = 0; i < n && (top <= 0 || i < (size_t)top); i++) {
+		fputs(i ? ",\n " : "\n ", out);
+		site_json(out, h, &h->sites[idx[i]], with_timeline);
+	}
+	fputs("]", out);
+	free(idx);
+	return 0;
+}
+
+static void names(FILE *out, const char *key, const char *field,
+		  const struct lk_history *h, const struct lk_hist_name *v, size_t n)
+{
+	fprintf(out, ",\n\"%s\":[", key);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ",{\"t\":" : "{\"t\":", out);
+		lk_json_number(out, lk_history_seconds(h, v[i].t));
+		fprintf(out, ",\"%s\":", field);
+		lk_json_string(out, v[i].text);
+		putc('}', out);
+	}
+	putc(']', out);
+}
+
+static void point(FILE *out, const char *key, const struct lk_point *p, double t)
+{
+	fprintf(out, "\"%s\":{\"point\":", key);
+	lk_json_string(out, p->spec);
+	num(out, "t", t);
+	putc('}', out);
+}
+
+static void header(FILE *out, const struct lk_history *h, const struct lk_history_view *v)
+{
+	fputs("{\"schema\":\"" LK_TRACE_REPORT_SCHEMA "\",\"trace\":", out);
+	lk_json_string(out, v->trace);
+	fputs(",\"program\":", out);
+	lk_json_string(out, h->program);
+	u64(out, "pid", h->meta.pid);
+	u64(out, "start_ns", h->meta.start_ns);
+	fprintf(out, ",\"format_version\":\"%u.%u\"", h->meta.version, h->meta.minor);
+	fprintf(out, ",\"truncated\":%s,\"warnings\":[", h->truncated ? "true" : "false");
+	for (size_t i = 0; i < h->n_warnings; i++) {
+		if (i)
+			putc(',', out);
+		lk_json_string(out, h->warnings[i]);
+	}
+	fputs("],\"filter\":", out);
+	if (h->opt.size_min || h->opt.size_max)
+		fprintf(out, "{\"size_min\":%" PRIu64 ",\"size_max\":%" PRIu64 "}",
+			h->opt.size_min, h->opt.size_max);
+	else
+		fputs("null", out);
+	fputs(",\n\"window\":{", out);
+	point(out, "from", &h->opt.from, lk_history_seconds(h, h->from_t));
+	putc(',', out);
+	point(out, "to", &h->opt.to, lk_history_seconds(h, h->to_t));
+	putc('}', out);
+}
+
+static void summary(FILE *out, const struct lk_history *h)
+{
+	fputs(",\n\"summary\":{\"duration_s\":", out);
+	lk_json_number(out, lk_history_seconds(h, h->t_end));
+	u64(out, "events", h->events);
+	u64(out, "allocations", h->allocs);
+	u64(out, "frees", h->frees);
+	u64(out, "unmatched_frees", h->unmatched_frees);
+	u64(out, "bytes_allocated", h->bytes_allocated);
+	u64(out, "peak_live_bytes", h->peak_bytes);
+	num(out, "peak_t", lk_history_seconds(h, h->peak_t));
+	u64(out, "final_live_bytes", h->final_bytes);
+	u64(out, "final_live_objects", h->final_count);
+	if (h->n_samples_rss) {
+		u64(out, "rss_peak_bytes", h->rss_peak);
+		num(out, "rss_peak_t", lk_history_seconds(h, h->rss_peak_t));
+	} else {
+		fputs(",\"rss_peak_bytes\":null,\"rss_peak_t\":null", out);
+	}
+	u64(out, "temporary_allocations", h->temporaries);
+	u64(out, "leaked_bytes", h->win_bytes);
+	u64(out, "leaked_objects", h->win_count);
+	u64(out, "markers", h->n_marks);
+	u64(out, "snapshots", h->n_snapshots);
+	putc('}', out);
+}
+
+static void candidates(FILE *out, const struct lk_history *h)
+{
+	fprintf(out, ",\n\"leak_candidates\":{\"blocks\":%" PRIu64 ",\"shown\":%zu,\"points\":[",
+		h->win_count, h->n_candidates);
+	for (size_t i = 0; i < h->n_candidates; i++) {
+		fputs(i ? ",[" : "[", out);
+		lk_json_number(out, lk_history_seconds(h, h->candidates[i].t));
+		fprintf(out, ",%" PRIu64 ",%" PRIu32 "]", h->candidates[i].size, h->candidates[i].site);
+	}
+	fputs("]}", out);
+}
+
+int lk_history_write_json(const struct lk_history *h, const struct lk_history_view *v, FILE *out)
+{
+	static const struct { const char *name; enum lk_hist_key key; } lists[] = {
+		{"peak", LK_HIST_BY_PEAK}, {"leaks", LK_HIST_BY_LEAK},
+		{"temporary", LK_HIST_BY_TEMPORARIES}, {"top_live", LK_HIST_BY_LIVE},
+		{"top_allocations", LK_HIST_BY_ALLOCS}, {"top_allocated_bytes", LK_HIST_BY_BYTES},
+		{"growth", LK_HIST_BY_GROWTH},
+	};
+	int rc;
+	header(out, h, v);
+	summary(out, h);
+	names(out, "markers", "text", h, h->marks, h->n_marks);
+	names(out, "snapshots", "name", h, h->snapshots, h->n_snapshots);
+	fputs(",\n\"times\":[", out);
+	for (uint32_t j = 0; j < h->sampler.due; j++) {
+		if (j)
+			putc(',', out);
+		lk_json_number(out, h->times[j]);
+	}
+	putc(']', out);
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if ((rc = site_list(out, h, lists[i].name, lists[i].key, v->top,
+				    lists[i].key == LK_HIST_BY_GROWTH)))
+			return rc;
+	candidates(out, h);
+	fputs("}\n", out);
+	return fflush(out) || ferror(out) ? -EIO : 0;
+}

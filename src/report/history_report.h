@@ -1,0 +1,35 @@
+/*
+ * history_report.h - writers of `leakscope report` (the analysis of a
+ * trace, history/history.h) and of `leakscope diff` (history/diff.h):
+ * text for a person, JSON for programs (docs/json-trace-report.md), and
+ * the self-contained HTML page (report/html.h) with the leak tables and the
+ * leak-candidate chart. Writers return 0 or a negative code (-EIO when the
+ * stream failed, -ENOMEM); they print nowhere but the given stream.
+ */
+#ifndef LK_REPORT_HISTORY_REPORT_H
+#define LK_REPORT_HISTORY_REPORT_H
+
+#include <stdio.h>
+
+#include "history/diff.h"
+#include "history/history.h"
+
+#define LK_TRACE_REPORT_SCHEMA "leakscope-trace-report/1"
+#define LK_TRACE_DIFF_SCHEMA "leakscope-trace-diff/1"
+
+struct lk_history_view {
+	const char *trace;          /* the path, as given */
+	int top;                    /* rows per list; <= 0: all */
+};
+
+int lk_history_write_text(const struct lk_history *h, const struct lk_history_view *v, FILE *out);
+int lk_history_write_json(const struct lk_history *h, const struct lk_history_view *v, FILE *out);
+int lk_history_write_html(const struct lk_history *h, const struct lk_history_view *v, FILE *out);
+
+int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out);
+int lk_tdiff_write_json(const struct lk_tdiff *d, FILE *out);
+
+/* 1234567 -> "1,234,567" in buf (at least 32 bytes). */
+const char *lk_grouped(uint64_t v, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,165 @@
+/*
+ * history_text.c - `leakscope report` for a person: summary, what was
+ * live at the peak, leaks of the window with their allocation times,
+ * temporary allocations, top sites, growing sites; frames as in the
+ * report of `leakscope run` (function, file:line, module).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/history_report.h"
+#include "report/timeline_report.h"
+
+const char *lk_grouped(uint64_t v, char *buf, size_t size)
+{
+	char raw[32];
+	int n = snprintf(raw, sizeof(raw), "%" PRIu64, v), k = 0;
+	for (int i = 0; i < n && (size_t)k + 2 < size; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[k++] = ',';
+		buf[k++] = raw[i];
+	}
+	buf[k] = 0;
+	return buf;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = p ? strrchr(p, '/') : NULL;
+	return s ? s + 1 : p;
+}
+
+static void frames_text(FILE *out, const struct lk_frame_text *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char where[512] = "", name[512];
+		if (f[i].function)
+			snprintf(name, sizeof(name), "%s", f[i].function);
+		else
+			snprintf(name, sizeof(name), "%s+0x%" PRIx64, f[i].module ? f[i].module : "?",
+				 f[i].offset);
+		if (f[i].file)
+			snprintf(where, sizeof(where), "%s:%d", base_name(f[i].file), f[i].line);
+		fprintf(out, "      #%-2zu %-28s %-24s (%s)%s\n", i, name, where,
+			f[i].module ? f[i].module : "?", f[i].inlined ? " [inlined]" : "");
+	}
+}
+
+typedef void (*row_fn)(FILE *out, const struct lk_history *h, const struct lk_hist_site *s);
+
+static int section(FILE *out, const struct lk_history *h, const char *title, enum lk_hist_key key,
+		   int top, row_fn row)
+{
+	size_t *idx, n;
+	int rc = lk_history_rank(h, key, &idx, &n);
+	if (rc)
+		return rc;
+	fprintf(out, "\n%s", title);
+	if (top > 0 && n > (size_t)top)
+		fprintf(out, " (%d of %zu sites)", top, n);
+	fputs(":\n", out);
+	if (!n)
+		fputs("  none\n", out);
+	for (size_t i = 0; i < n && (top <= 0 || i < (size_t)top); i++) {
+		row(out, h, &h->sites[idx[i]]);
+		frames_text(out, h->sites[idx[i]].frames, h->sites[idx[i]].n_frames);
+	}
+	free(idx);
+	return 0;
+}
+
+static void row_peak(FILE *out, const struct lk_history *h, const struct lk_hist_site *s)
+{
+	char b[32];
+	fprintf(out, "  %s bytes in %" PRIu64 " object%s live at the peak\n",
+		lk_grouped(s->peak_bytes, b, sizeof(b)), s->peak_count, s->peak_count == 1 ? "" : "s");
+}
+
+static void row_leak(FILE *out, const struct lk_history *h, const struct lk_hist_site *s)
+{
+	char b[32];
+	fprintf(out, "  %s bytes in %" PRIu64 " object%s not freed, allocated from %.6g s to %.6g s\n",
+		lk_grouped(s->win_bytes, b, sizeof(b)), s->win_count, s->win_count == 1 ? "" : "s",
+		lk_history_seconds(h, s->win_first), lk_history_seconds(h, s->win_last));
+}
+
+static void row_temp(FILE *out, const struct lk_history *h, const struct lk_hist_site *s)
+{
+	char b[32], c[32];
+	fprintf(out, "  %s temporary allocations of %s\n", lk_grouped(s->temporaries, b, sizeof(b)),
+		lk_grouped(s->allocs, c, sizeof(c)));
+}
+
+static void row_live(FILE *out, const struct lk_history *h, const struct lk_hist_site *s)
+{
+	char b[32];
+	fprintf(out, "  %s bytes in %" PRIu64 " object%s live at the end\n",
+		lk_grouped(s->live_bytes, b, sizeof(b)), s->live_count, s->live_count == 1 ? "" : "s");
+}
+
+static void row_allocs(FILE *out, const struct lk_history *h, const struct lk_hist_site *s)
+{
+	char b[32], c[32];
+	fprintf(out, "  %s allocations, %s bytes\n", lk_grouped(s->allocs, b, sizeof(b)),
+		lk_grouped(s->bytes_allocated, c, sizeof(c)));
+}
+
+static void row_growth(FILE *out, const struct lk_history *h, const struct lk_hist_site *s)
+{
+	char b[32], c[32], d[32];
+	fprintf(out, "  %s/s, fit %.2f (intercept %s, stddev %s)", lk_tltext_bytes(s->stats.slope, b, sizeof(b)),
+		s->stats.fit, lk_tltext_bytes(s->stats.intercept, c, sizeof(c)),
+		lk_tltext_bytes(s->stats.stddev, d, sizeof(d)));
+	if (h->n_marks >= 2)
+		fprintf(out, "; %+.0f B per mark, fit %.2f", s->per_mark, s->per_mark_fit);
+	putc('\n', out);
+}
+
+static void summary(FILE *out, const struct lk_history *h, const struct lk_history_view *v)
+{
+	char b[32], c[32];
+	fprintf(out, "leakscope report of '%s': %s (pid %" PRIu32 ")\n", v->trace, h->program,
+		h->meta.pid);
+	for (size_t i = 0; i < h->n_warnings; i++)
+		fprintf(out, "warning: %s; the report covers what was read before\n", h->warnings[i]);
+	fprintf(out, "  duration           %.6g s\n", lk_history_seconds(h, h->t_end));
+	fprintf(out, "  events             %s\n", lk_grouped(h->events, b, sizeof(b)));
+	fprintf(out, "  allocations        %s (%s bytes)\n", lk_grouped(h->allocs, b, sizeof(b)),
+		lk_grouped(h->bytes_allocated, c, sizeof(c)));
+	fprintf(out, "  frees              %s\n", lk_grouped(h->frees, b, sizeof(b)));
+	fprintf(out, "  peak live          %s bytes at %.6g s\n", lk_grouped(h->peak_bytes, b, sizeof(b)),
+		lk_history_seconds(h, h->peak_t));
+	fprintf(out, "  live at the end    %s bytes in %s objects\n",
+		lk_grouped(h->final_bytes, b, sizeof(b)), lk_grouped(h->final_count, c, sizeof(c)));
+	if (h->n_samples_rss)
+		fprintf(out, "  RSS peak           %s bytes at %.6g s\n", lk_grouped(h->rss_peak, b, sizeof(b)),
+			lk_history_seconds(h, h->rss_peak_t));
+	fprintf(out, "  temporary allocs   %s\n", lk_grouped(h->temporaries, b, sizeof(b)));
+	fprintf(out, "  markers            %zu, snapshots %zu\n", h->n_marks, h->n_snapshots);
+	if (h->opt.size_min || h->opt.size_max)
+		fprintf(out, "  size filter        %" PRIu64 "..%" PRIu64 " bytes (the lists below)\n",
+			h->opt.size_min, h->opt.size_max);
+}
+
+int lk_history_write_text(const struct lk_history *h, const struct lk_history_view *v, FILE *out)
+{
+	char b[32], title[512];
+	int rc = 0;
+	summary(out, h, v);
+	snprintf(title, sizeof(title), "Not freed: allocated from %.6g s (%s) to %.6g s (%s), still "
+		 "live then: %s bytes in %" PRIu64 " objects",
+		 lk_history_seconds(h, h->from_t), h->opt.from.spec ? h->opt.from.spec : "start",
+		 lk_history_seconds(h, h->to_t), h->opt.to.spec ? h->opt.to.spec : "end",
+		 lk_grouped(h->win_bytes, b, sizeof(b)), h->win_count);
+	if ((rc = section(out, h, title, LK_HIST_BY_LEAK, v->top, row_leak)) ||
+	    (rc = section(out, h, "Live at the peak", LK_HIST_BY_PEAK, v->top, row_peak)) ||
+	    (rc = section(out, h, "Growing sites (slope of live bytes)", LK_HIST_BY_GROWTH, v->top, row_growth)) ||
+	    (rc = section(out, h, "Temporary allocations", LK_HIST_BY_TEMPORARIES, v->top, row_temp)) ||
+	    (rc = section(out, h, "Top sites by live bytes at the end", LK_HIST_BY_LIVE, v->top, row_live)) ||
+	    (rc = section(out, h, "Top sites by allocations", LK_HIST_BY_ALLOCS, v->top, row_allocs)) ||
+	    (rc = section(out, h, "Top sites by bytes allocated", LK_HIST_BY_BYTES, v->top, row_allocs)))
+		return rc;
+	return fflush(out) || ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,90 @@
+/* tdiff_report.c - `leakscope diff` as text and as JSON, schema
+ * leakscope-trace-diff/1 (docs/json-trace-report.md). */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "report/history_report.h"
+#include "report/json.h"
+
+static void frames_text(FILE *out, const struct lk_frame_text *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *file = f[i].file ? strrchr(f[i].file, '/') : NULL;
+		char name[512], where[512] = "";
+		if (f[i].function)
+			snprintf(name, sizeof(name), "%s", f[i].function);
+		else
+			snprintf(name, sizeof(name), "%s+0x%" PRIx64, f[i].module ? f[i].module : "?",
+				 f[i].offset);
+		if (f[i].file)
+			snprintf(where, sizeof(where), "%s:%d", file ? file + 1 : f[i].file, f[i].line);
+		fprintf(out, "      #%-2zu %-28s %-24s (%s)%s\n", i, name, where,
+			f[i].module ? f[i].module : "?", f[i].inlined ? " [inlined]" : "");
+	}
+}
+
+int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out)
+{
+	char b1[32], b2[32], b3[32], b4[32];
+	fprintf(out, "leakscope diff: %s (%.6g s) -> %s (%.6g s)%s\n", d->a, d->t_a, d->b, d->t_b,
+		d->exact ? "" : ", sites matched by their symbolized stacks");
+	fprintf(out, "  live: %s -> %s bytes; added %s bytes in %" PRIu64 " objects, removed %s "
+		"bytes in %" PRIu64 " objects\n", lk_grouped(d->bytes_a, b1, sizeof(b1)),
+		lk_grouped(d->bytes_b, b2, sizeof(b2)), lk_grouped(d->added_bytes, b3, sizeof(b3)),
+		d->added_objects, lk_grouped(d->removed_bytes, b4, sizeof(b4)), d->removed_objects);
+	if (!d->n_rows)
+		fputs("  no site changed\n", out);
+	for (size_t i = 0; i < d->n_rows && (top <= 0 || i < (size_t)top); i++) {
+		const struct lk_tdiff_row *r = &d->rows[i];
+		if (!r->added_objects && !r->removed_objects && r->bytes_a == r->bytes_b)
+			continue;
+		fprintf(out, "\n  +%s bytes in %" PRIu64 " objects, -%s bytes in %" PRIu64
+			" objects (live %s -> %s bytes):\n",
+			lk_grouped(r->added_bytes, b1, sizeof(b1)), r->added_objects,
+			lk_grouped(r->removed_bytes, b2, sizeof(b2)), r->removed_objects,
+			lk_grouped(r->bytes_a, b3, sizeof(b3)), lk_grouped(r->bytes_b, b4, sizeof(b4)));
+		frames_text(out, r->frames, r->n_frames);
+	}
+	return fflush(out) || ferror(out) ? -EIO : 0;
+}
+
+static void site_id(FILE *out, const char *key, uint32_t id)
+{
+	if (id == UINT32_MAX)
+		fprintf(out, ",\"%s\":null", key);
+	else
+		fprintf(out, ",\"%s\":%" PRIu32, key, id);
+}
+
+int lk_tdiff_write_json(const struct lk_tdiff *d, FILE *out)
+{
+	fputs("{\"schema\":\"" LK_TRACE_DIFF_SCHEMA "\",\"a\":{\"point\":", out);
+	lk_json_string(out, d->a);
+	fputs(",\"t\":", out);
+	lk_json_number(out, d->t_a);
+	fprintf(out, ",\"live_bytes\":%" PRIu64 "},\"b\":{\"point\":", d->bytes_a);
+	lk_json_string(out, d->b);
+	fputs(",\"t\":", out);
+	lk_json_number(out, d->t_b);
+	fprintf(out, ",\"live_bytes\":%" PRIu64 "},\"exact\":%s", d->bytes_b, d->exact ? "true" : "false");
+	fprintf(out, ",\"added_bytes\":%" PRIu64 ",\"added_objects\":%" PRIu64
+		",\"removed_bytes\":%" PRIu64 ",\"removed_objects\":%" PRIu64 ",\n\"sites\":[",
+		d->added_bytes, d->added_objects, d->removed_bytes, d->removed_objects);
+	for (size_t i = 0; i < d->n_rows; i++) {
+		const struct lk_tdiff_row *r = &d->rows[i];
+		fputs(i ? ",\n{" : "\n{", out);
+		fprintf(out, "\"bytes_a\":%" PRIu64 ",\"objects_a\":%" PRIu64 ",\"bytes_b\":%" PRIu64
+			",\"objects_b\":%" PRIu64 ",\"added_bytes\":%" PRIu64 ",\"added_objects\":%" PRIu64
+			",\"removed_bytes\":%" PRIu64 ",\"removed_objects\":%" PRIu64,
+			r->bytes_a, r->objects_a, r->bytes_b, r->objects_b, r->added_bytes,
+			r->added_objects, r->removed_bytes, r->removed_objects);
+		site_id(out, "site_a", r->site_a);
+		site_id(out, "site_b", r->site_b);
+		fputs(",\"stack\":", out);
+		lk_json_frames(out, r->frames, r->n_frames);
+		putc('}', out);
+	}
+	fputs("]}\n", out);
+	return fflush(out) || ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,33 @@
+# 546: `leakscope report --format html`: one self-contained page whose data
+# carries the per-site timelines (bands with stacks), the leak table and
+# the leak candidates; drawn in chromium when it is installed
+# (tests/browser/check_trace.mjs: leak table, stacks, scatter chart).
+. "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/support/gen_trace.sh"
+"$GEN" basic "$T/b.lstrace" || fail "gen_trace basic"
+"$LEAKSCOPE" report --format html "$T/b.lstrace" 2> "$T/stderr" || fail "report --format html"
+expect_grep "$T/stderr" "wrote .*b.lstrace.html"
+H=$T/b.lstrace.html
+expect_grep "$H" "Content-Security-Policy"
+sed -n 's/.*<script type="application\/json" id="data">\(.*\)<\/script>.*/\1/p' "$H" > "$T/data.json"
+[ -s "$T/data.json" ] || sed -n '/id="data">/,/<\/script>/p' "$H" | sed '1s/.*id="data">//; $s/<\/script>.*//' > "$T/data.json"
+expect_json "$T/data.json" '.title == "genprog --serve" and .nBands == 5'
+expect_json "$T/data.json" '[.leaks[] | [.label, .b, .n]] == [["leak_early (genprog.c:21)",30720,10],["cache_grow (genprog.c:41)",7680,15],["make_node (genprog.c:50)",400,4]]'
+expect_json "$T/data.json" '(.candidates.points | length) == 29 and .leaksTotal.b == 38800'
+expect_json "$T/data.json" '[.markers[][1]] == ["frame 1","frame 9","snapshot before","snapshot after"]'
+expect_json "$T/data.json" '[.series[].name] == ["live bytes","rss"]'
+expect_json "$T/data.json" '[.bands[] | select(.label | startswith("keep")) | .f[0][0]] == ["keep"]'
+
+[ -x /usr/bin/chromium ] || skip "chromium is not installed (the page's data was checked)"
+command -v node > /dev/null || skip "node is not installed (the page's data was checked)"
+B=$ROOT/tests/browser
+if [ ! -d "$B/node_modules/playwright-core" ]; then
+	(cd "$B" && npm install --no-audit --no-fund --silent > "$T/npm.log" 2>&1) ||
+		skip "npm cannot install playwright-core here (the page's data was checked)"
+fi
+(cd "$B" && timeout 120 node check_trace.mjs "$H" "$ROOT/tests/out/screenshots") > "$T/check.log" 2>&1
+rc=$?
+cat "$T/check.log"
+[ $rc -eq 0 ] || fail "browser checks failed (exit $rc)"
+grep -q '^not ok' "$T/check.log" && fail "a browser check failed"
+exit 0
