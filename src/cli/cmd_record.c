@@ -2,10 +2,13 @@
  * cmd_record.c - `leakscope record [OPTIONS] -- PROG ARGS`: run a program
  * like `run` does and write a trace file per traced process image while
  * it runs (src/record/, docs/recording.md). Exits with the program's
- * status; a summary of the traces goes to stderr at the end.
+ * status; a summary of the traces goes to stderr at the end. While it
+ * runs, a control socket serves mark, snapshot, start/stop of the recorded
+ * window and check (docs/control.md).
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +16,10 @@
 
 #include "cli/cli.h"
 #include "cli/launcher.h"
+#include "analyze/suppress.h"
 #include "common/error.h"
+#include "control/check.h"
+#include "control/server.h"
 #include "record/recorder.h"
 
 #define PERIOD_MS 5      /* drain period while recording: the clock resolution */
@@ -28,6 +34,8 @@ static const char usage_text[] =
 	"each process image gets its own trace, announced on stderr as it starts.\n"
 	"The recording goes on until every traced process has ended (a daemon that\n"
 	"forked away from PROGRAM too). `leakscope dump TRACE` prints a trace.\n"
+	"While it runs, `leakscope mark|snapshot|start|stop|check TRACE` (or PID)\n"
+	"reach it through its control socket (docs/control.md).\n"
 	"\n"
 	"options:\n"
 	"  -o, --output FILE        trace of PROGRAM (default: leakscope.PROG.PID.lstrace\n"
@@ -39,6 +47,9 @@ static const char usage_text[] =
 	"      --frames N           record at most N frames per stack (default 64)\n"
 	"      --paused             start with the recorded window closed: no\n"
 	"                           allocation is written until it is opened\n"
+	"                           ('leakscope start TRACE')\n"
+	"      --no-control         no control socket: 'leakscope mark', 'snapshot',\n"
+	"                           'start', 'stop' and 'check' cannot reach it\n"
 	"  -h, --help               this text\n"
 	"\n"
 	"exit status: the program's own; 128+N if it was killed by signal N;\n"
@@ -52,9 +63,10 @@ struct record_opts {
 	int frames;
 	unsigned sample_ms;
 	int paused;
+	int control;
 };
 
-enum { OPT_NO_FOLLOW = 256, OPT_SAMPLE, OPT_FRAMES, OPT_PAUSED };
+enum { OPT_NO_FOLLOW = 256, OPT_SAMPLE, OPT_FRAMES, OPT_PAUSED, OPT_NO_CONTROL };
 
 /* A whole number in [lo, hi], or -1 after a message. */
 static long number(const char *opt, const char *s, long lo, long hi)
@@ -77,6 +89,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		{"sample-interval", required_argument, 0, OPT_SAMPLE},
 		{"frames", required_argument, 0, OPT_FRAMES},
 		{"paused", no_argument, 0, OPT_PAUSED},
+		{"no-control", no_argument, 0, OPT_NO_CONTROL},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -98,6 +111,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 			o->frames = (int)v;
 			break;
 		case OPT_PAUSED: o->paused = 1; break;
+		case OPT_NO_CONTROL: o->control = 0; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		default: fputs(usage_text, stderr); return -1;
 		}
@@ -111,9 +125,24 @@ static int parse(int argc, char **argv, struct record_opts *o)
 }
 
 struct recording {
+	struct lk_collector *c;
 	struct lk_recorder *rec;
+	struct lk_suppressions sup;  /* the built-in list, for check */
+	pid_t root;
+	int status, done;        /* the root's wait status, once it ended */
 	int failed;              /* a process could not be recorded */
 };
+
+/* on_mark: leakscope_mark() / leakscope_snapshot() of the program, applied
+ * in ring order: into its trace between the events before and after it. */
+static void program_mark(struct lk_session *s, const struct lk_mark *m, void *ctx)
+{
+	struct recording *r = ctx;
+	if (m->snapshot)
+		lk_recorder_snapshot_session(r->rec, s, m->tid, m->text);
+	else
+		lk_recorder_mark_session(r->rec, s, m->tid, m->text);
+}
 
 /* on_announce: each new process image gets its trace. */
 static void start_trace(struct lk_session *s, void *ctx)
@@ -131,20 +160,86 @@ static void start_trace(struct lk_session *s, void *ctx)
 	fprintf(stderr, "leakscope: recording pid %d (%s) to %s\n", (int)s->pid, cmd, in.path);
 }
 
-/* Until the program and every traced process it left behind have ended. */
-static void record(struct lk_collector *c, struct lk_recorder *rec, pid_t root, int *status)
+static void reap(struct recording *r)
 {
-	int done = 0, more = 0;
-	while (!done || c->n_running > 0) {
+	lk_cli_reap(r->c, NULL, r->root, &r->status, &r->done);
+}
+
+/* Until the program and every traced process it left behind have ended. */
+static void record(struct recording *r)
+{
+	struct lk_collector *c = r->c;
+	int more = 0;
+	while (!r->done || c->n_running > 0) {
 		lk_collector_poll(c, more ? 1 : PERIOD_MS);
-		lk_cli_reap(c, NULL, root, status, &done);
-		more = lk_recorder_tick(rec, PERIOD_MS / 2 + 1);
+		reap(r);
+		more = lk_recorder_tick(r->rec, PERIOD_MS / 2 + 1);
 	}
 	/* announcements and ends that raced with the last end */
 	lk_collector_poll(c, 0);
-	lk_cli_reap(c, NULL, root, status, &done);
+	reap(r);
 	lk_collector_poll(c, 0);
 }
+
+/* ---- the control socket's requests (docs/control.md) -------------------- */
+
+static int ctl_identify(void *ctx, FILE *out)
+{
+	struct recording *r = ctx;
+	for (size_t i = 0; i < lk_recorder_count(r->rec); i++) {
+		struct lk_recorder_info in;
+		char real[PATH_MAX];
+		if (lk_recorder_info(r->rec, i, &in) != 0 || !in.running)
+			continue;
+		fprintf(out, "trace %d %s\n", (int)in.pid,
+			realpath(in.path, real) ? real : in.path);
+	}
+	for (size_t i = 0; i < r->c->n_running; i++)
+		fprintf(out, "process %d\n", (int)r->c->running[i]->pid);
+	return 0;
+}
+
+/* Events the processes published before the request go in first. */
+static void drain_all(struct recording *r)
+{
+	for (size_t i = 0; i < r->c->n_running; i++)
+		lk_session_drain(r->c->running[i], 0);
+}
+
+static int ctl_mark(void *ctx, int snapshot, const char *text)
+{
+	struct recording *r = ctx;
+	drain_all(r);
+	return snapshot ? lk_recorder_snapshot(r->rec, text) : lk_recorder_mark(r->rec, text);
+}
+
+static int ctl_window(void *ctx, int on)
+{
+	struct recording *r = ctx;
+	drain_all(r);
+	lk_recorder_set_window(r->rec, on);
+	return 0;
+}
+
+/* A wait status a check took from us. */
+static void replay_status(void *ctx, pid_t pid, int st)
+{
+	struct recording *r = ctx;
+	lk_cli_handle_status(r->c, NULL, r->root, &r->status, &r->done, pid, st);
+}
+
+static int ctl_check(void *ctx, pid_t pid, int json, FILE *out)
+{
+	struct recording *r = ctx;
+	struct lk_check k = {.collector = r->c, .sup = &r->sup, .replay = replay_status,
+			     .ctx = r};
+	return lk_check_run(&k, pid, json, out);
+}
+
+static const struct lk_control_ops record_ops = {
+	.kind = "record", .identify = ctl_identify, .mark = ctl_mark, .window = ctl_window,
+	.check = ctl_check,
+};
 
 static int summary(const struct lk_recorder *rec)
 {
@@ -176,15 +271,18 @@ static char *default_output(const char *prog, pid_t pid)
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts o = {.follow = 1, .frames = 64, .sample_ms = 100};
+	struct record_opts o = {.follow = 1, .frames = 64, .sample_ms = 100, .control = 1};
 	int first = parse(argc, argv, &o);
 	int rc = LK_EXIT_FAILURE;
 	struct lk_collector c;
 	struct lk_recorder *rec = NULL;
+	struct lk_control_server *server = NULL;
 	struct lk_launched run = {0};
+	struct recording r = {.c = &c};
 	char *out = NULL;
 	memset(&c, 0, sizeof(c));
 	c.listen_fd = -1;
+	lk_suppressions_init(&r.sup);
 	if (first < 0)
 		goto done;
 	char **prog = argv + first;
@@ -198,15 +296,27 @@ int cmd_record(int argc, char **argv)
 		.path = out, .root = run.pid, .period_ms = PERIOD_MS, .sample_ms = o.sample_ms,
 		.paused = o.paused,
 	};
-	if (!out || lk_recorder_new(&ro, &rec) != 0) {
+	if (!out || lk_recorder_new(&ro, &rec) != 0 || lk_suppressions_add_builtin(&r.sup) != 0) {
 		lk_cli_error("record: out of memory");
 		goto done;   /* the program runs on, untraced once its ring is full */
 	}
-	struct recording r = {.rec = rec};
+	r.rec = rec;
+	r.root = run.pid;
 	c.on_announce = start_trace;
 	c.ctx = &r;
-	int status = 0;
-	record(&c, rec, run.pid, &status);
+	c.on_mark = program_mark;
+	c.mark_ctx = &r;
+	if (o.control && lk_control_server_open(&server, &record_ops, &r) == 0) {
+		struct lk_poll_source src = {lk_control_server_fill, lk_control_server_dispatch,
+					     server};
+		lk_collector_add_source(&c, &src);
+	} else if (o.control) {
+		lk_cli_error("warning: no control socket (mark, start, stop, check): %s",
+			     lk_error_detail());
+	}
+	record(&r);
+	lk_control_server_close(server);
+	server = NULL;
 	if (c.announced == 0) {
 		lk_cli_error("'%s' never loaded the interposer (LD_PRELOAD was ignored or "
 			     "removed): nothing could be recorded", run.path);
@@ -214,12 +324,14 @@ int cmd_record(int argc, char **argv)
 	}
 	lk_collector_close(&c);       /* closes traces still open */
 	int bad = summary(rec) || r.failed;
-	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	rc = WIFEXITED(r.status) ? WEXITSTATUS(r.status) : 128 + WTERMSIG(r.status);
 	if (bad && rc == 0)
 		rc = LK_EXIT_FAILURE;
 done:
+	lk_control_server_close(server);
 	lk_collector_close(&c);
 	lk_recorder_free(rec);
+	lk_suppressions_release(&r.sup);
 	lk_cli_launched_release(&run);
 	free(out);
 	return rc;
