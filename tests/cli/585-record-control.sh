@@ -59,6 +59,7 @@ exec 3>&-
 rc=0; wait $recpid || rc=$?
 [ $rc -eq 0 ] || { cat "$T/err"; fail "record exited $rc"; }
 expect_grep "$T/out" "^done$"
+grep -Eq 'Sanitizer|runtime error' "$T/err" && { cat "$T/err"; fail "sanitizer report"; }
 # once the recording ended, nobody answers for the trace
 rc=0; "$LEAKSCOPE" mark "$tr" late 2> "$T/late.err" || rc=$?
 [ $rc -eq 1 ] || fail "mark after the end exited $rc"

@@ -13,6 +13,7 @@ rc=0
 "$LEAKSCOPE" record -o "$tr" -- "$v" > "$T/out" 2> "$T/err" || rc=$?
 expect_rc 0
 expect_grep "$T/out" "under leakscope: 1"
+grep -Eq 'Sanitizer|runtime error' "$T/err" && { cat "$T/err"; fail "sanitizer report"; }
 pid=$(sed -n 's/^leakscope: recording pid \([0-9]*\) .*/\1/p' "$T/err")
 ls_dump "$tr" "$T/d"; [ "$drc" = 0 ] || { cat "$T/d.err"; fail "dump"; }
 consistent "$T/d"

@@ -34,6 +34,7 @@ echo go >&3
 exec 3>&-
 rc=0; wait $recpid || rc=$?
 [ $rc -eq 0 ] || { cat "$T/err"; fail "record exited $rc"; }
+grep -Eq 'Sanitizer|runtime error' "$T/err" && { cat "$T/err"; fail "sanitizer report"; }
 
 ls_dump "$tr" "$T/d"; [ "$drc" = 0 ] || { cat "$T/d.err"; fail "dump"; }
 consistent "$T/d"
