@@ -24,25 +24,32 @@ static void frames_text(FILE *out, const struct lk_frame_text *f, size_t n)
 	}
 }
 
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out)
 {
 	char b1[32], b2[32], b3[32], b4[32];
 	fprintf(out, "leakscope diff: %s (%.6g s) -> %s (%.6g s)%s\n", d->a, d->t_a, d->b, d->t_b,
 		d->exact ? "" : ", sites matched by their symbolized stacks");
-	fprintf(out, "  live: %s -> %s bytes; added %s bytes in %" PRIu64 " objects, removed %s "
-		"bytes in %" PRIu64 " objects\n", lk_grouped(d->bytes_a, b1, sizeof(b1)),
+	fprintf(out, "  live: %s -> %s bytes; added %s bytes in %" PRIu64 " object%s, removed %s "
+		"bytes in %" PRIu64 " object%s\n", lk_grouped(d->bytes_a, b1, sizeof(b1)),
 		lk_grouped(d->bytes_b, b2, sizeof(b2)), lk_grouped(d->added_bytes, b3, sizeof(b3)),
-		d->added_objects, lk_grouped(d->removed_bytes, b4, sizeof(b4)), d->removed_objects);
+		d->added_objects, plural(d->added_objects), lk_grouped(d->removed_bytes, b4, sizeof(b4)),
+		d->removed_objects, plural(d->removed_objects));
 	if (!d->n_rows)
 		fputs("  no site changed\n", out);
 	for (size_t i = 0; i < d->n_rows && (top <= 0 || i < (size_t)top); i++) {
 		const struct lk_tdiff_row *r = &d->rows[i];
 		if (!r->added_objects && !r->removed_objects && r->bytes_a == r->bytes_b)
 			continue;
-		fprintf(out, "\n  +%s bytes in %" PRIu64 " objects, -%s bytes in %" PRIu64
-			" objects (live %s -> %s bytes):\n",
+		fprintf(out, "\n  +%s bytes in %" PRIu64 " object%s, -%s bytes in %" PRIu64
+			" object%s (live %s -> %s bytes):\n",
 			lk_grouped(r->added_bytes, b1, sizeof(b1)), r->added_objects,
-			lk_grouped(r->removed_bytes, b2, sizeof(b2)), r->removed_objects,
+			plural(r->added_objects), lk_grouped(r->removed_bytes, b2, sizeof(b2)),
+			r->removed_objects, plural(r->removed_objects),
 			lk_grouped(r->bytes_a, b3, sizeof(b3)), lk_grouped(r->bytes_b, b4, sizeof(b4)));
 		frames_text(out, r->frames, r->n_frames);
 	}
