@@ -1,0 +1,31 @@
+# 554: the HTML report of a real trace (the leaking server, 5 batches of
+# 20 requests): its data holds remember_client first among the leaks with
+# 100 x 640 bytes and a band per site; drawn in headless chromium when it
+# is installed (tests/browser/check_real_trace.mjs: title, area chart,
+# leak table row and stack, one candidate dot per leaked block).
+. "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/support/real-trace.sh"
+v=$(victim leakserver) || exit
+GAP=0.1 record_server "$T/s.lstrace" 5 20
+H=$T/s.html
+"$LEAKSCOPE" report --format html -o "$H" "$T/s.lstrace" 2> "$T/stderr" || fail "report --format html"
+sed -n '/id="data">/,/<\/script>/p' "$H" | sed '1s/.*id="data">//; $s/<\/script>.*//' > "$T/data.json"
+line=$(marker "$ROOT/tests/victims/leakserver.c" leak)
+expect_json "$T/data.json" "(.title | contains(\"leakserver serve\")) and .leaks[0].label == \"remember_client (leakserver.c:$line)\" and .leaks[0].b == 64000 and .leaks[0].n == 100"
+expect_json "$T/data.json" '(.candidates.points | length) == .leaksTotal.n and .nBands >= 4 and ([.bands[].label] | any(startswith("serve_one")))'
+dots=$(jq '.candidates.points | length' "$T/data.json")
+
+[ -x /usr/bin/chromium ] || skip "chromium is not installed (the page's data was checked)"
+command -v node > /dev/null || skip "node is not installed (the page's data was checked)"
+B=$ROOT/tests/browser
+if [ ! -d "$B/node_modules/playwright-core" ]; then
+	(cd "$B" && npm install --no-audit --no-fund --silent > "$T/npm.log" 2>&1) ||
+		skip "npm cannot install playwright-core here (the page's data was checked)"
+fi
+rc=0
+(cd "$B" && timeout 120 node check_real_trace.mjs "$H" "$ROOT/tests/out/screenshots" \
+	"leakserver serve" remember_client serve_one 64000 100 "$dots") > "$T/check.log" 2>&1 || rc=$?
+cat "$T/check.log"
+[ $rc -eq 0 ] || fail "browser checks failed (exit $rc)"
+grep -q '^not ok' "$T/check.log" && fail "a browser check failed"
+exit 0
