@@ -57,6 +57,8 @@ static const char usage_text[] =
 	"\n"
 	"environment: LEAKSCOPE_UNWIND=libunwind unwinds with libunwind alone, not\n"
 	"the faster cache of CFI rules (same stacks; for comparison).\n"
+	"LEAKSCOPE_DEBUGINFO_PATH=-:.debug:/usr/lib/debug:DIR... where separate debug\n"
+	"files are searched (by build-id under DIR/.build-id, and by debuglink).\n"
 	"\n"
 	"exit status: the program's own; 128+N if it was killed by signal N;\n"
 	"N of --exit-code N when it leaked and succeeded;\n"
