@@ -1,7 +1,7 @@
 #!/bin/sh
 # install-deps.sh [build|test] - install the Debian packages leakscope needs:
 # `build` for the tool itself, `test` adds what the test suite runs (Go, GHC,
-# jq, clang's libFuzzer, chromium for the HTML report test, the Haskell
+# jq, clang's libFuzzer, Rust, chromium for the HTML report test, the Haskell
 # ghc-events library for the peer reader). As root it
 # installs what is missing; otherwise it lists what is missing and carries on.
 set -eu
@@ -12,6 +12,7 @@ if [ "$what" = test ]; then
 	# node and npm may come from elsewhere than Debian: only add them if absent
 	command -v node > /dev/null 2>&1 || pkgs="$pkgs nodejs"
 	command -v npm > /dev/null 2>&1 || pkgs="$pkgs npm"
+	command -v rustc > /dev/null 2>&1 || pkgs="$pkgs rustc"
 fi
 missing=""
 for p in $pkgs; do
