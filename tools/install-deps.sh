@@ -1,10 +1,10 @@
 #!/bin/sh
 # install-deps.sh [build|test] - install the Debian packages leakscope needs:
 # `build` for the tool itself, `test` adds what the test suite runs (Go, GHC
-# with its profiling libraries,
-# jq, clang's libFuzzer, Rust, chromium for the HTML report test, the Haskell
-# ghc-events library for the peer reader). As root it
-# installs what is missing; otherwise it lists what is missing and carries on.
+# with its profiling libraries, jq, clang's libFuzzer, Rust, chromium for the
+# HTML report test, the Haskell ghc-events library for the peer reader). As
+# root it installs what is missing; otherwise it lists what is missing and
+# carries on.
 set -eu
 what=${1:-build}
 pkgs="gcc make pkg-config libc6-dev libdw-dev libelf-dev libzstd-dev libunwind-dev libiberty-dev"
