@@ -27,8 +27,12 @@ profile() { # breakdown letter: run with -hX, write $T/hX.json
 	expect_json "$T/h$1.json" ".warnings == [] and (.meta.rts | test(\"rts_p\"))
 		and [.markers[].text] == [\"reading\", \"half the input\", \"read\"] and (.times | length) >= 4"
 }
-grows() { # label: the band's last census holds more than its first
-	echo "(.bands[] | select(.label == \"$1\") | .values[0] < .values[-1])"
+grows() { # label: while the program keeps its records (censuses before the
+	# "read" marker; the list dies after it), the band's last census holds
+	# more than its first
+	echo "((.markers[] | select(.text == \"read\") | .t) as \$stop
+		| [.times, (.bands[] | select(.label == \"$1\") | .values)] | transpose
+		| map(select(.[0] < \$stop) | .[1]) | length >= 2 and .[0] < .[-1])"
 }
 
 profile m
