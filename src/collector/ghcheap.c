@@ -37,7 +37,7 @@
 /* closure types (rts/include/rts/storage/ClosureTypes.h, GHC 9.0) */
 enum {
 	CONSTR = 1, CONSTR_NOCAF = 7, FUN = 8, FUN_0_2 = 13, THUNK = 15, THUNK_0_2 = 20,
-	THUNK_SELECTOR = 22, IND = 27, IND_STATIC = 28, BLOCKING_QUEUE = 37, BLACKHOLE = 38,
+	THUNK_SELECTOR = 22, AP = 24, PAP = 25, AP_STACK = 26, IND = 27, IND_STATIC = 28, BLOCKING_QUEUE = 37, BLACKHOLE = 38,
 	MVAR_CLEAN = 39, MVAR_DIRTY = 40, TVAR = 41, ARR_WORDS = 42, MUT_ARR_PTRS_CLEAN = 43,
 	MUT_ARR_PTRS_FROZEN_CLEAN = 46, MUT_VAR_CLEAN = 47, MUT_VAR_DIRTY = 48, WEAK = 49,
 	PRIM = 50, MUT_PRIM = 51, SMALL_MUT_ARR_PTRS_CLEAN = 59,
@@ -340,6 +340,14 @@ static int layout_of(struct lk_ghc_heap *h, uint64_t p, uint64_t *hdr, uint64_t 
 		*hdr = 2;
 		*ptrs = t == THUNK_SELECTOR ? 1 : lay[0];
 		*size = 2 + (t == THUNK_SELECTOR ? 1 : (uint64_t)lay[0] + lay[1]);
+	} else if (t == PAP || t == AP || t == AP_STACK) {
+		/* the function, then its arguments (or stack words): which of
+		 * those are pointers is in the function's bitmap; all of them are
+		 * followed, which can only add roots */
+		uint64_t n = t == PAP ? w[1] >> 32 : t == AP ? w[2] >> 32 : w[2];
+		*hdr = t == PAP ? 2 : 3;
+		*ptrs = 1 + n;
+		*size = *hdr + 1 + n;
 	} else if (t == WEAK) {
 		*ptrs = 5;
 		*size = 6;
