@@ -40,9 +40,11 @@ enum {
 	THUNK_SELECTOR = 22, AP = 24, PAP = 25, AP_STACK = 26, IND = 27, IND_STATIC = 28, BLOCKING_QUEUE = 37, BLACKHOLE = 38,
 	MVAR_CLEAN = 39, MVAR_DIRTY = 40, TVAR = 41, ARR_WORDS = 42, MUT_ARR_PTRS_CLEAN = 43,
 	MUT_ARR_PTRS_FROZEN_CLEAN = 46, MUT_VAR_CLEAN = 47, MUT_VAR_DIRTY = 48, WEAK = 49,
-	PRIM = 50, MUT_PRIM = 51, SMALL_MUT_ARR_PTRS_CLEAN = 59,
-	SMALL_MUT_ARR_PTRS_FROZEN_CLEAN = 62,
+	PRIM = 50, MUT_PRIM = 51, TSO = 52, STACK = 53, SMALL_MUT_ARR_PTRS_CLEAN = 59,
+	SMALL_MUT_ARR_PTRS_FROZEN_CLEAN = 62, N_CLOSURE_TYPES = 64,
 };
+
+#define TSO_WORDS 16   /* more than StgTSO's 15 words in GHC 9.0 */
 
 struct group {                /* a nursery group [start, used) */
 	uint64_t start, used;
@@ -60,6 +62,11 @@ struct lk_ghc_heap {
 	size_t nd, capd;
 	uint64_t *statics;            /* lo, hi pairs */
 	size_t ns, caps;
+	uint64_t *code;               /* lo, hi pairs: where info tables are */
+	size_t nc, capc;
+	uint64_t *maps;               /* lo, hi pairs: the heap's mappings */
+	size_t nm, capm;
+	int compacted;                /* a mark-compact collection ran */
 	uint8_t *visited;
 	uint64_t *stack;              /* closures to trace */
 	size_t sp, scap;
@@ -92,6 +99,16 @@ static int add_root(struct lk_ghc_heap *h, uint64_t lo, uint64_t hi)
 	if (grow((void **)&h->roots, &h->cap, h->n, sizeof(*h->roots)))
 		return -ENOMEM;
 	h->roots[h->n++] = (struct lk_reach_root){.lo = lo, .hi = hi, .kind = "ghc"};
+	return 0;
+}
+
+static int add_range(uint64_t **a, size_t *n, size_t *cap, uint64_t lo, uint64_t hi)
+{
+	if (grow((void **)a, cap, *n, 2 * sizeof(**a)))
+		return -ENOMEM;
+	(*a)[2 * *n] = lo;
+	(*a)[2 * *n + 1] = hi;
+	(*n)++;
 	return 0;
 }
 
@@ -178,10 +195,10 @@ static int walk_megablock(struct lk_ghc_heap *h, uint64_t mb, uint64_t *next)
 			return add_root(h, at, mb + MBLOCK);
 		uint64_t end = start + (uint64_t)blocks * BLOCK;
 		int rc = 0;
-		if (free == UINT64_MAX)
-			;                                        /* free group */
-		else if (gen_no == 0 && flags == 0)
-			rc = add_dead(h, start, end);  /* its free is not kept up to date */
+		if ((flags & BF_MARKED) && !(flags & BF_NONMOVING))
+			h->compacted = 1;
+		if (free == UINT64_MAX || (gen_no == 0 && flags == 0))
+			rc = add_dead(h, start, end);   /* free, or the nursery */
 		else if (flags & (BF_NONMOVING | BF_COMPACT) || free < start || free > end)
 			rc = add_root(h, start, end);
 		else
@@ -199,6 +216,8 @@ static int walk_megablock(struct lk_ghc_heap *h, uint64_t mb, uint64_t *next)
 
 int lk_ghc_heap_add_mapping(struct lk_ghc_heap *h, uint64_t lo, uint64_t hi)
 {
+	if (add_range(&h->maps, &h->nm, &h->capm, lo, hi))
+		return -ENOMEM;
 	uint64_t mb = lo & ~(MBLOCK - 1);
 	if (mb < lo) {  /* a partial megablock: no descriptors to trust */
 		uint64_t e = mb + MBLOCK < hi ? mb + MBLOCK : hi;
@@ -217,11 +236,20 @@ int lk_ghc_heap_add_mapping(struct lk_ghc_heap *h, uint64_t lo, uint64_t hi)
 
 int lk_ghc_heap_add_static(struct lk_ghc_heap *h, uint64_t lo, uint64_t hi)
 {
-	if (grow((void **)&h->statics, &h->caps, h->ns + 1, 2 * sizeof(*h->statics)))
-		return -ENOMEM;
-	h->statics[2 * h->ns] = lo;
-	h->statics[2 * h->ns + 1] = hi;
-	h->ns++;
+	return add_range(&h->statics, &h->ns, &h->caps, lo, hi);
+}
+
+int lk_ghc_heap_add_code(struct lk_ghc_heap *h, uint64_t lo, uint64_t hi)
+{
+	return add_range(&h->code, &h->nc, &h->capc, lo, hi);
+}
+
+/* An info pointer: inside the program's code. */
+static int is_code(const struct lk_ghc_heap *h, uint64_t p)
+{
+	for (size_t i = 0; i < h->nc; i++)
+		if (p >= h->code[2 * i] + 16 && p < h->code[2 * i + 1])
+			return 1;
 	return 0;
 }
 
@@ -321,14 +349,30 @@ static int follow_words(struct lk_ghc_heap *h, uint64_t addr, uint64_t n)
 	return 0;
 }
 
-/* Lay out the closure at p: header words, pointer words, total words. */
+enum { NOT_A_CLOSURE = -2, UNKNOWN_LAYOUT = -1, FORWARDED = 1 };
+
+/* Lay out the closure at p: header words, pointer words (those after the
+ * header), total words. NOT_A_CLOSURE: no info table at its first word
+ * (memory reused since: what a CAF dead before the last collection points
+ * to); UNKNOWN_LAYOUT: a closure of a type not laid out here; FORWARDED: a
+ * collection copied it to *size and left a forwarding pointer (its address
+ * + 1) in its place (the CAF died, what it held lived on, e.g. in main's
+ * variables). */
 static int layout_of(struct lk_ghc_heap *h, uint64_t p, uint64_t *hdr, uint64_t *ptrs, uint64_t *size)
 {
 	uint64_t w[3];
 	uint32_t lay[2];
 	if (rd(h, p, w, sizeof(w)))
-		return -1;
+		return NOT_A_CLOSURE;
+	if ((w[0] & 7) == 1 && w[0] - 1 >= h->lo && w[0] - 1 < h->hi) {
+		*size = w[0] - 1;        /* a collection moved it there */
+		return FORWARDED;
+	}
+	if (!is_code(h, w[0]))
+		return NOT_A_CLOSURE;
 	int t = info_type(h, w[0], lay);
+	if (t <= 0 || t >= N_CLOSURE_TYPES)
+		return NOT_A_CLOSURE;
 	*hdr = 1;
 	if ((t >= CONSTR && t <= CONSTR_NOCAF) || (t >= FUN && t <= FUN_0_2) ||
 	    t == IND || t == BLOCKING_QUEUE || t == BLACKHOLE || t == MVAR_CLEAN ||
@@ -348,6 +392,13 @@ static int layout_of(struct lk_ghc_heap *h, uint64_t p, uint64_t *hdr, uint64_t 
 		*hdr = t == PAP ? 2 : 3;
 		*ptrs = 1 + n;
 		*size = *hdr + 1 + n;
+	} else if (t == TSO) {
+		*ptrs = TSO_WORDS - 1;   /* all its words, an upper bound */
+		*size = TSO_WORDS;
+	} else if (t == STACK) {
+		*hdr = 3;                /* header, stack_size, sp; the words */
+		*ptrs = (uint32_t)w[1];
+		*size = 3 + *ptrs;
 	} else if (t == WEAK) {
 		*ptrs = 5;
 		*size = 6;
@@ -363,7 +414,7 @@ static int layout_of(struct lk_ghc_heap *h, uint64_t p, uint64_t *hdr, uint64_t 
 		*ptrs = w[1];
 		*size = 2 + w[1];
 	} else {
-		return -1;
+		return UNKNOWN_LAYOUT;
 	}
 	return 0;
 }
@@ -374,8 +425,12 @@ static int trace_one(struct lk_ghc_heap *h, uint64_t p)
 	uint64_t hdr, ptrs, size;
 	if (!g || g->rooted)
 		return 0;
-	if (layout_of(h, p, &hdr, &ptrs, &size) || ptrs > size - hdr ||
-	    size > (g->used - p) / 8)
+	int k = layout_of(h, p, &hdr, &ptrs, &size);
+	if (k == NOT_A_CLOSURE)
+		return 0;
+	if (k == FORWARDED)
+		return follow(h, size);
+	if (k == UNKNOWN_LAYOUT || ptrs > size - hdr || size > (g->used - p) / 8)
 		return root_group(h, g);
 	int rc = follow_words(h, p + hdr * 8, ptrs);
 	if (rc == -EFAULT)
@@ -404,6 +459,15 @@ static int follow_cafs(struct lk_ghc_heap *h)
 
 int lk_ghc_heap_roots(struct lk_ghc_heap *h, struct lk_reach_root **roots, size_t *n)
 {
+	if (h->compacted) {
+		/* dead objects of the compacted generation were overwritten in
+		 * place, CAFs' values among them: every mapping is a root */
+		h->n = 0;
+		for (size_t i = 0; i < h->nm; i++)
+			if (add_root(h, h->maps[2 * i], h->maps[2 * i + 1]))
+				return -ENOMEM;
+		goto done;
+	}
 	qsort(h->dead, h->nd, sizeof(*h->dead), cmp_group);
 	size_t bits = 0;
 	for (size_t i = 0; i < h->nd; i++) {
@@ -416,6 +480,7 @@ int lk_ghc_heap_roots(struct lk_ghc_heap *h, struct lk_reach_root **roots, size_
 	while (h->sp > 0)
 		if (trace_one(h, h->stack[--h->sp]))
 			return -ENOMEM;
+done:
 	*roots = h->roots;
 	*n = h->n;
 	h->roots = NULL;
@@ -430,6 +495,8 @@ void lk_ghc_heap_free(struct lk_ghc_heap *h)
 	free(h->roots);
 	free(h->dead);
 	free(h->statics);
+	free(h->code);
+	free(h->maps);
 	free(h->visited);
 	free(h->stack);
 	free(h->gstack);

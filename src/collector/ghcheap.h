@@ -51,6 +51,9 @@ int lk_ghc_heap_add_mapping(struct lk_ghc_heap *h, uint64_t lo, uint64_t hi);
 /* A writable mapping of the program's executable: its CAFs are looked for. */
 int lk_ghc_heap_add_static(struct lk_ghc_heap *h, uint64_t lo, uint64_t hi);
 
+/* An executable mapping of the program: where its info tables are. */
+int lk_ghc_heap_add_code(struct lk_ghc_heap *h, uint64_t lo, uint64_t hi);
+
 /* Trace from the CAFs, then hand over the roots: *roots (malloc'd, the
  * caller frees it) and *n. */
 int lk_ghc_heap_roots(struct lk_ghc_heap *h, struct lk_reach_root **roots, size_t *n);

@@ -108,6 +108,13 @@ static uint64_t stack_low(uint64_t lo, uint64_t hi, const uint64_t *sps, size_t 
 	return lo;
 }
 
+/* 1 if a maps line's name (up to its newline) is the executable. */
+static int is_exe(const char *exe, const char *name)
+{
+	size_t n = exe ? strlen(exe) : 0;
+	return n && !strncmp(name, exe, n) && (name[n] == '\n' || !name[n]);
+}
+
 /* A mapping of a GHC program's heap, or of its executable's data, when its
  * runtime has shut down: 1 if taken by ghc (not a root as a whole). */
 static int ghc_mapping(struct lk_ghc_heap *ghc, const char *exe, const char *name,
@@ -117,8 +124,7 @@ static int ghc_mapping(struct lk_ghc_heap *ghc, const char *exe, const char *nam
 		*rc = lk_ghc_heap_add_mapping(ghc, lo, hi);
 		return 1;
 	}
-	size_t n = exe ? strlen(exe) : 0;
-	if (ghc && n && !strncmp(name, exe, n) && (name[n] == '\n' || !name[n]))
+	if (ghc && is_exe(exe, name))
 		*rc = lk_ghc_heap_add_static(ghc, lo, hi);
 	return 0;
 }
@@ -141,6 +147,8 @@ static int collect_roots(pid_t tid, const uint64_t *sps, size_t n_sps, uint64_t 
 			   &name_at) < 3)
 			continue;
 		const char *name = name_at ? line + name_at : "";
+		if (ghc && perms[2] == 'x' && is_exe(exe, name))
+			rc = lk_ghc_heap_add_code(ghc, lo, hi);
 		if (perms[0] != 'r' || perms[1] != 'w' || perms[3] != 'p')
 			continue;
 		if (!strncmp(name, "[heap]", 6) || !strncmp(name, "/memfd:leakscope", 16) ||
