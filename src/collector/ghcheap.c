@@ -9,8 +9,9 @@
  * has free == -1. Info tables sit just before the code an info pointer
  * points to: layout (ptrs:32, nptrs:32) at -16, closure type at -8.
  *
- * Owns its root list, the list of nursery groups with one visited bit per
- * word, and a work stack. Reads the target only through pread on mem_fd.
+ * Owns its root list, the list of dead groups (the nursery's and free
+ * ones) with one visited bit per word, and two work stacks. Reads the
+ * target only through pread on mem_fd; never recurses.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@
 #define BDESCR 64
 #define SCHED_SHUTTING_DOWN 2
 
-/* block flags whose blocks hold objects the last collection kept */
+/* block flags (a block with none, in generation 0, is the nursery's) */
 #define BF_EVACUATED 1
 #define BF_LARGE 2
 #define BF_PINNED 4
@@ -37,7 +38,8 @@
 /* closure types (rts/include/rts/storage/ClosureTypes.h, GHC 9.0) */
 enum {
 	CONSTR = 1, CONSTR_NOCAF = 7, FUN = 8, FUN_0_2 = 13, THUNK = 15, THUNK_0_2 = 20,
-	THUNK_SELECTOR = 22, AP = 24, PAP = 25, AP_STACK = 26, IND = 27, IND_STATIC = 28, BLOCKING_QUEUE = 37, BLACKHOLE = 38,
+	THUNK_SELECTOR = 22, AP = 24, PAP = 25, AP_STACK = 26, IND = 27, IND_STATIC = 28,
+	BLOCKING_QUEUE = 37, BLACKHOLE = 38,
 	MVAR_CLEAN = 39, MVAR_DIRTY = 40, TVAR = 41, ARR_WORDS = 42, MUT_ARR_PTRS_CLEAN = 43,
 	MUT_ARR_PTRS_FROZEN_CLEAN = 46, MUT_VAR_CLEAN = 47, MUT_VAR_DIRTY = 48, WEAK = 49,
 	PRIM = 50, MUT_PRIM = 51, TSO = 52, STACK = 53, SMALL_MUT_ARR_PTRS_CLEAN = 59,
@@ -46,7 +48,7 @@ enum {
 
 #define TSO_WORDS 16   /* more than StgTSO's 15 words in GHC 9.0 */
 
-struct group {                /* a nursery group [start, used) */
+struct group {                /* a dead group [start, used): nursery or free */
 	uint64_t start, used;
 	size_t bit;           /* its first visited bit */
 	int rooted;           /* taken whole as a root */
@@ -259,7 +261,7 @@ static int cmp_group(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
-/* The nursery group holding p, or NULL. */
+/* The dead group holding p, or NULL. */
 static struct group *dead_at(struct lk_ghc_heap *h, uint64_t p)
 {
 	size_t l = 0, r = h->nd;
@@ -283,7 +285,7 @@ static int push(struct lk_ghc_heap *h, uint64_t p)
 	return 0;
 }
 
-/* A word that may point to a closure in the nursery: traced once. */
+/* A word that may point to a closure in a dead group: traced once. */
 static int follow(struct lk_ghc_heap *h, uint64_t w)
 {
 	uint64_t p = w & ~7ull;
@@ -298,8 +300,8 @@ static int follow(struct lk_ghc_heap *h, uint64_t w)
 }
 
 /* A closure the tracer cannot lay out: its whole group is a root, and
- * every word in it that points into the nursery roots the target's group
- * whole too (conservatively), and so on. */
+ * every word in it that points into a dead group roots that group whole
+ * too (conservatively), and so on. */
 static int root_group(struct lk_ghc_heap *h, struct group *g)
 {
 	static uint64_t buf[BLOCK / 8];
@@ -439,7 +441,7 @@ static int trace_one(struct lk_ghc_heap *h, uint64_t p)
 }
 
 /* Every CAF of the program (an IND_STATIC in its writable data) whose
- * value lies in the nursery. */
+ * value lies in a dead group. */
 static int follow_cafs(struct lk_ghc_heap *h)
 {
 	static uint64_t buf[BLOCK / 8 + 1];
