@@ -10,7 +10,9 @@
  * leak - and except leakscope's own shared region. The stopped thread's
  * stack is scanned from its stack pointer (less the red zone), and its
  * registers are roots too; so are every other stopped thread's, when they
- * are known (leakscope check stops them all).
+ * are known (leakscope check stops them all). The heap of a GHC program
+ * whose runtime has shut down is a root only where live Haskell objects
+ * are (collector/ghcheap.h).
  */
 #include <errno.h>
 #include <inttypes.h>
