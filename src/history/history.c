@@ -81,17 +81,19 @@ static int site_touch(struct lk_history *h, struct lk_hist_site *s)
 		s->peak_bytes = s->live_bytes;
 		s->peak_count = s->live_count;
 	}
-	marks_catch_up(s, (uint32_t)h->n_marks);
+	marks_catch_up(s, h->win_marks);
 	s->changed = h->serial;
 	return lk_series_catch_up(&h->sampler, &s->series, (double)s->live_bytes);
 }
 
 /* ---- the window ---------------------------------------------------------- */
 
+/* The window starts: the timelines start there too (sample 0 at t). */
 static void fire_from(struct lk_history *h, uint64_t t)
 {
 	h->from_done = 1;
 	h->from_t = t;
+	h->origin = t;
 	h->from_serial = h->allocs;
 	for (size_t i = 0; i < h->n_sites; i++) {
 		h->sites[i].from_bytes = h->sites[i].live_bytes;
@@ -126,10 +128,22 @@ static int collect_candidates(struct lk_history *h)
 	return 0;
 }
 
+static int order_error(struct lk_history *h)
+{
+	char a[300], b[300];
+	return lk_error_set(LK_EUSAGE, "the window ends (%s, at %.6g s) before it starts (%s)",
+			    lk_point_describe(&h->opt.to, b, sizeof(b)),
+			    lk_history_seconds(h, h->to_t), lk_point_describe(&h->opt.from, a, sizeof(a)));
+}
+
+/* The window ends: the timelines end there (no sample after t). */
 static int fire_to(struct lk_history *h, uint64_t t)
 {
-	h->to_done = 1;
 	h->to_t = t;
+	if (t < h->from_t)
+		return order_error(h);
+	h->to_done = 1;
+	lk_sampler_finish(&h->sampler, t - h->origin);
 	lk_hblocks_foreach(&h->blocks, b) {
 		if (b->site == LK_HBLOCK_NO_SITE)
 			continue;
@@ -149,14 +163,6 @@ static int fire_to(struct lk_history *h, uint64_t t)
 		}
 	}
 	return collect_candidates(h);
-}
-
-static int order_error(struct lk_history *h)
-{
-	char a[300], b[300];
-	return lk_error_set(LK_EUSAGE, "the window ends (%s, at %.6g s) before it starts (%s)",
-			    lk_point_describe(&h->opt.to, b, sizeof(b)),
-			    lk_history_seconds(h, h->to_t), lk_point_describe(&h->opt.from, a, sizeof(a)));
 }
 
 /* Time points that fire before an event at time t. */
@@ -202,6 +208,9 @@ static int on_name(struct lk_history *h, const struct lk_trace_record *r, int is
 	(*n)++;
 	if (!h->from_done && name_matches(&h->opt.from, is_mark, nv[*n - 1].text))
 		fire_from(h, r->t);
+	/* a marker of the window, its ends included, is a point of per_mark */
+	if (is_mark && h->from_done && !h->to_done)
+		h->win_marks++;
 	if (!h->to_done && name_matches(&h->opt.to, is_mark, nv[*n - 1].text)) {
 		if (!h->from_done) {
 			h->to_t = r->t;
@@ -349,7 +358,8 @@ static int on_record(struct lk_history *h, const struct lk_trace_record *r)
 			return rc;
 		if (r->t > h->t_end)
 			h->t_end = r->t;
-		lk_sampler_advance(&h->sampler, r->t);
+		if (h->from_done && !h->to_done)
+			lk_sampler_advance(&h->sampler, r->t - h->origin);
 		h->events++;
 		h->serial++;
 		break;
@@ -461,7 +471,6 @@ double *lk_history_site_values(const struct lk_history *h, size_t i)
 static int finish(struct lk_history *h)
 {
 	int rc;
-	lk_sampler_finish(&h->sampler, h->t_end);
 	if ((rc = total_touch(h)) ||
 	    (rc = lk_series_catch_up(&h->sampler, &h->rss_series, (double)h->rss_now)))
 		return rc;
@@ -470,7 +479,7 @@ static int finish(struct lk_history *h)
 	if (!h->times)
 		return -ENOMEM;
 	for (size_t j = 0; j < n; j++)
-		h->times[j] = lk_history_seconds(h, (uint64_t)j * h->sampler.delta);
+		h->times[j] = lk_history_seconds(h, h->origin + (uint64_t)j * h->sampler.delta);
 	h->final_bytes = h->blocks.bytes;
 	h->final_count = h->blocks.count;
 	for (size_t i = 0; i < h->n_sites; i++) {
@@ -479,7 +488,7 @@ static int finish(struct lk_history *h)
 			continue;
 		if ((rc = site_touch(h, s)))
 			return rc;
-		per_mark(s, h->n_marks);
+		per_mark(s, h->win_marks);
 		double *v = lk_history_site_values(h, i);
 		if (!v)
 			return -ENOMEM;
