@@ -2,26 +2,47 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "history/blocks.h"
 
-static size_t slot_of(size_t cap, uint64_t addr)
+#define slot_of lk_hblocks_slot_of
+#define HUGE_PAGE (2u << 20)
+
+/* Zeroed slots. A table of 2 MiB or more is mapped on its own and asks for
+ * huge pages: every lookup of a large table is a TLB miss otherwise. */
+static struct lk_hblock *slots_new(size_t cap)
 {
-	uint64_t h = addr * 0x9e3779b97f4a7c15ULL;
-	return (size_t)(h >> 24) & (cap - 1);
+	size_t size = cap * sizeof(struct lk_hblock);
+	if (size < HUGE_PAGE)
+		return calloc(cap, sizeof(struct lk_hblock));
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, size, MADV_HUGEPAGE);
+	return p;
+}
+
+static void slots_free(struct lk_hblock *slots, size_t cap)
+{
+	size_t size = cap * sizeof(struct lk_hblock);
+	if (size < HUGE_PAGE)
+		free(slots);
+	else if (slots)
+		munmap(slots, size);
 }
 
 int lk_hblocks_init(struct lk_hblocks *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->cap = 1024;
-	t->slots = calloc(t->cap, sizeof(*t->slots));
+	t->slots = slots_new(t->cap);
 	return t->slots ? 0 : -ENOMEM;
 }
 
 void lk_hblocks_release(struct lk_hblocks *t)
 {
-	free(t->slots);
+	slots_free(t->slots, t->cap);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -36,13 +57,13 @@ static void insert_new(struct lk_hblock *slots, size_t cap, const struct lk_hblo
 static int grow(struct lk_hblocks *t)
 {
 	size_t cap = t->cap * 2;
-	struct lk_hblock *slots = calloc(cap, sizeof(*slots));
+	struct lk_hblock *slots = slots_new(cap);
 	if (!slots)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->cap; i++)
 		if (t->slots[i].addr)
 			insert_new(slots, cap, &t->slots[i]);
-	free(t->slots);
+	slots_free(t->slots, t->cap);
 	t->slots = slots;
 	t->cap = cap;
 	return 0;

@@ -37,6 +37,20 @@ int lk_hblocks_put(struct lk_hblocks *t, const struct lk_hblock *b, struct lk_hb
 /* Remove addr into *out: 0, or -1 when addr is not live. */
 int lk_hblocks_del(struct lk_hblocks *t, uint64_t addr, struct lk_hblock *out);
 
+static inline size_t lk_hblocks_slot_of(size_t cap, uint64_t addr)
+{
+	uint64_t h = addr * 0x9e3779b97f4a7c15ULL;
+	return (size_t)(h >> 24) & (cap - 1);
+}
+
+/* A hint: addr's slot will be wanted soon (put or del). Reading a few
+ * events ahead and prefetching their slots overlaps the cache misses of a
+ * table larger than the caches. */
+static inline void lk_hblocks_prefetch(const struct lk_hblocks *t, uint64_t addr)
+{
+	__builtin_prefetch(&t->slots[lk_hblocks_slot_of(t->cap, addr)], 1);
+}
+
 #define lk_hblocks_foreach(t, b) \
 	for (const struct lk_hblock *b = (t)->slots; b < (t)->slots + (t)->cap; b++) \
 		if (b->addr)

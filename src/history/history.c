@@ -15,6 +15,7 @@
 
 #define THREAD_SLOTS 1024u        /* threads whose last allocation is known */
 #define PROGRESS_EVERY 65536u
+#define LOOKAHEAD 16u             /* events read ahead (read_records) */
 
 double lk_history_seconds(const struct lk_history *h, uint64_t t)
 {
@@ -531,22 +532,69 @@ static int start(struct lk_history *h, FILE *f, const struct lk_hist_options *op
 	return 0;
 }
 
+/*
+ * Allocations and frees wait in a queue of LOOKAHEAD records, decoded in
+ * place, so that their live-block slots are prefetched while the records
+ * before them are processed (on a trace with many live blocks, every
+ * lookup is a cache miss otherwise). Other records hold pointers into the
+ * reader: the queue is processed first, then they are, in file order.
+ */
+struct lookahead {
+	struct lk_trace_record q[LOOKAHEAD];
+	unsigned head, n;
+};
+
+/* Process the oldest n queued records: 0, or the first error. */
+static int lookahead_run(struct lk_history *h, struct lookahead *la, unsigned n)
+{
+	for (; n; n--) {
+		int rc = on_record(h, &la->q[la->head]);
+		la->head = (la->head + 1) % LOOKAHEAD;
+		la->n--;
+		if (rc || (h->to_done && h->opt.stop_at_to))
+			return rc;
+	}
+	return 0;
+}
+
+/* Read and process every record: 0 at the END, or the reader's or the
+ * analysis's first error (the records before a truncation are processed). */
+static int read_records(struct lk_history *h, struct lk_trace_reader *rd)
+{
+	struct lookahead *la = malloc(sizeof(*la));
+	uint64_t count = 0;
+	int rc = la ? 0 : -ENOMEM;
+	if (la)
+		la->head = la->n = 0;
+	while (rc == 0 && !(h->to_done && h->opt.stop_at_to)) {
+		struct lk_trace_record *rec = &la->q[(la->head + la->n) % LOOKAHEAD];
+		int got = lk_trace_reader_next(rd, rec);
+		if (got <= 0) {
+			int rest = lookahead_run(h, la, la->n);
+			rc = rest ? rest : got;
+			break;
+		}
+		if (rec->type == LK_TRACE_ALLOC || rec->type == LK_TRACE_FREE) {
+			lk_hblocks_prefetch(&h->blocks, rec->addr);
+			if (++la->n == LOOKAHEAD)
+				rc = lookahead_run(h, la, 1);
+		} else if (!(rc = lookahead_run(h, la, la->n)) &&
+			   !(h->to_done && h->opt.stop_at_to)) {
+			rc = on_record(h, rec);
+		}
+		if (++count % PROGRESS_EVERY == 0 && h->opt.progress)
+			h->opt.progress(h->opt.progress_arg);
+	}
+	free(la);
+	return rc;
+}
+
 int lk_history_read(FILE *f, const struct lk_hist_options *opt, struct lk_history *h)
 {
 	struct lk_trace_reader *rd = NULL;
-	struct lk_trace_record rec;
-	uint64_t count = 0;
 	int rc = start(h, f, opt, &rd);
-	while (rc == 0) {
-		rc = lk_trace_reader_next(rd, &rec);
-		if (rc <= 0)
-			break;
-		rc = on_record(h, &rec);
-		if (rc == 0 && h->to_done && opt->stop_at_to)
-			break;
-		if (++count % PROGRESS_EVERY == 0 && opt->progress)
-			opt->progress(opt->progress_arg);
-	}
+	if (rc == 0)
+		rc = read_records(h, rd);
 	if (rc == LK_ETRUNC && rd) {     /* not in the header: a trace cut short */
 		h->truncated = 1;
 		rc = warn(h, lk_error_detail());
