@@ -95,7 +95,6 @@ static void fire_from(struct lk_history *h, uint64_t t)
 	h->from_done = 1;
 	h->from_t = t;
 	h->origin = t;
-	h->from_serial = h->allocs;
 	for (size_t i = 0; i < h->n_sites; i++) {
 		h->sites[i].from_bytes = h->sites[i].live_bytes;
 		h->sites[i].from_count = h->sites[i].live_count;
@@ -119,7 +118,7 @@ static int collect_candidates(struct lk_history *h)
 	if (!h->candidates)
 		return -ENOMEM;
 	lk_hblocks_foreach(&h->blocks, b) {
-		if (b->site == LK_HBLOCK_NO_SITE || b->serial < h->from_serial)
+		if (b->site == LK_HBLOCK_NO_SITE || !b->in_window)
 			continue;
 		if (k++ % stride == 0 && h->n_candidates < cap)
 			h->candidates[h->n_candidates++] =
@@ -149,7 +148,7 @@ static int fire_to(struct lk_history *h, uint64_t t)
 		if (b->site == LK_HBLOCK_NO_SITE)
 			continue;
 		struct lk_hist_site *s = &h->sites[b->site];
-		if (b->serial >= h->from_serial) {
+		if (b->in_window) {
 			if (!s->win_count || b->t < s->win_first)
 				s->win_first = b->t;
 			if (!s->win_count || b->t > s->win_last)
@@ -232,11 +231,14 @@ static void thread_alloc(struct lk_history *h, uint32_t tid, uint64_t serial)
 }
 
 /* Freed by the thread that allocated it, with no allocation of that thread
- * in between (heaptrack's temporary allocation). */
+ * in between (heaptrack's temporary allocation): the last allocation of
+ * thread tid was b (its serial; a block 2^31 allocations older would be
+ * taken for it). */
 static int is_temporary(const struct lk_history *h, uint32_t tid, const struct lk_hblock *b)
 {
 	size_t i = (tid * 0x9e3779b9u) >> 22 & (THREAD_SLOTS - 1);
-	return b->tid == tid && h->threads[i].tid == tid && h->threads[i].serial == b->serial + 1;
+	return h->threads[i].tid == tid && h->threads[i].serial &&
+	       ((h->threads[i].serial - 1) & LK_HBLOCK_SERIAL_MASK) == b->serial;
 }
 
 static int in_filter(const struct lk_history *h, uint64_t size)
@@ -276,9 +278,10 @@ static int on_alloc(struct lk_history *h, const struct lk_trace_record *r)
 		return 0;
 	if ((rc = ensure_site(h, r->stack)) || (rc = total_touch(h)))
 		return rc;
-	struct lk_hblock b = {.addr = r->addr, .size = r->size, .t = r->t, .serial = h->allocs,
+	struct lk_hblock b = {.addr = r->addr, .size = r->size, .t = r->t,
 			      .site = in_filter(h, r->size) ? r->stack : LK_HBLOCK_NO_SITE,
-			      .tid = r->tid}, old;
+			      .serial = h->allocs & LK_HBLOCK_SERIAL_MASK, .in_window = h->from_done},
+			 old;
 	h->allocs++;
 	h->bytes_allocated += r->size;
 	rc = lk_hblocks_put(&h->blocks, &b, &old);
@@ -289,7 +292,7 @@ static int on_alloc(struct lk_history *h, const struct lk_trace_record *r)
 		if ((rc = block_gone(h, &old, r->tid, 0)))
 			return rc;
 	}
-	thread_alloc(h, r->tid, b.serial);
+	thread_alloc(h, r->tid, h->allocs - 1);
 	if (b.site != LK_HBLOCK_NO_SITE) {
 		struct lk_hist_site *s = &h->sites[b.site];
 		if ((rc = site_touch(h, s)))

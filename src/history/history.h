@@ -102,7 +102,7 @@ struct lk_history {
 	size_t n_marks, n_snapshots;
 	/* the window */
 	int from_done, to_done;
-	uint64_t from_t, to_t, from_serial;    /* from_serial: allocation serial */
+	uint64_t from_t, to_t;
 	uint64_t win_bytes, win_count;
 	struct lk_hist_candidate *candidates;  /* by time */
 	size_t n_candidates;
