@@ -43,10 +43,8 @@ static int warn(struct lk_history *h, const char *text)
 
 /* ---- sites -------------------------------------------------------------- */
 
-static int ensure_site(struct lk_history *h, uint32_t id)
+static int grow_sites(struct lk_history *h, uint32_t id)
 {
-	if (id < h->n_sites)
-		return 0;
 	size_t n = h->n_sites ? h->n_sites : 64;
 	while (n <= id)
 		n *= 2;
@@ -59,6 +57,11 @@ static int ensure_site(struct lk_history *h, uint32_t id)
 	h->sites = v;
 	h->n_sites = n;
 	return 0;
+}
+
+static inline int ensure_site(struct lk_history *h, uint32_t id)
+{
+	return id < h->n_sites ? 0 : grow_sites(h, id);
 }
 
 /* Values of the marker regression for markers [marks_seen, n_marks): the
@@ -181,6 +184,8 @@ static int points_at_time(struct lk_history *h, uint64_t t)
 		}
 		return fire_to(h, ticks_of(h, to->seconds));
 	}
+	h->time_points = (!h->from_done && f->kind == LK_POINT_TIME) ||
+			 (!h->to_done && to->kind == LK_POINT_TIME);
 	return 0;
 }
 
@@ -357,7 +362,7 @@ static int on_record(struct lk_history *h, const struct lk_trace_record *r)
 	switch (r->type) {
 	case LK_TRACE_ALLOC: case LK_TRACE_FREE: case LK_TRACE_MARK:
 	case LK_TRACE_SNAPSHOT: case LK_TRACE_SAMPLE: {
-		int rc = points_at_time(h, r->t);
+		int rc = h->time_points ? points_at_time(h, r->t) : 0;
 		if (rc || (h->to_done && h->opt.stop_at_to))
 			return rc;
 		if (r->t > h->t_end)
@@ -532,6 +537,7 @@ static int start(struct lk_history *h, FILE *f, const struct lk_hist_options *op
 	if (opt->from.kind == LK_POINT_START || (opt->from.kind == LK_POINT_TIME &&
 						 opt->from.seconds == 0 && !opt->from_after))
 		fire_from(h, 0);
+	h->time_points = opt->from.kind == LK_POINT_TIME || opt->to.kind == LK_POINT_TIME;
 	return 0;
 }
 

@@ -102,6 +102,7 @@ struct lk_history {
 	size_t n_marks, n_snapshots;
 	/* the window */
 	int from_done, to_done;
+	int time_points;           /* a point at a time is still to come */
 	uint64_t from_t, to_t;
 	uint64_t win_bytes, win_count;
 	struct lk_hist_candidate *candidates;  /* by time */
