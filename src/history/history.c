@@ -16,6 +16,7 @@
 #define THREAD_SLOTS 1024u        /* threads whose last allocation is known */
 #define PROGRESS_EVERY 65536u
 #define LOOKAHEAD 16u             /* events read ahead (read_records) */
+#define LOOKAHEAD_FROM 32768u     /* slots (1 MiB) from which they are */
 
 double lk_history_seconds(const struct lk_history *h, uint64_t t)
 {
@@ -542,11 +543,13 @@ static int start(struct lk_history *h, FILE *f, const struct lk_hist_options *op
 }
 
 /*
- * Allocations and frees wait in a queue of LOOKAHEAD records, decoded in
- * place, so that their live-block slots are prefetched while the records
- * before them are processed (on a trace with many live blocks, every
- * lookup is a cache miss otherwise). Other records hold pointers into the
- * reader: the queue is processed first, then they are, in file order.
+ * Once the live-block table outgrows the caches (LOOKAHEAD_FROM slots),
+ * allocations and frees wait in a queue of LOOKAHEAD records, decoded in
+ * place, so that their slots are prefetched while the records before them
+ * are processed (every lookup is a cache miss otherwise; a smaller table
+ * skips the queue, which costs more than it saves then). Other records
+ * hold pointers into the reader: the queue is processed first, then they
+ * are, in file order.
  */
 struct lookahead {
 	struct lk_trace_record q[LOOKAHEAD];
@@ -583,7 +586,10 @@ static int read_records(struct lk_history *h, struct lk_trace_reader *rd)
 			rc = rest ? rest : got;
 			break;
 		}
-		if (rec->type == LK_TRACE_ALLOC || rec->type == LK_TRACE_FREE) {
+		if ((rec->type == LK_TRACE_ALLOC || rec->type == LK_TRACE_FREE) &&
+		    !la->n && h->blocks.cap < LOOKAHEAD_FROM) {
+			rc = on_record(h, rec);   /* a table in the caches: no queue */
+		} else if (rec->type == LK_TRACE_ALLOC || rec->type == LK_TRACE_FREE) {
 			lk_hblocks_prefetch(&h->blocks, rec->addr);
 			if (++la->n == LOOKAHEAD)
 				rc = lookahead_run(h, la, 1);
