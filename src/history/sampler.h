@@ -21,7 +21,7 @@
 #define LK_SAMPLER_POINTS 256u
 
 struct lk_sampler {
-	uint64_t delta;     /* ticks between samples, a power of two */
+	uint64_t delta;     /* ticks between samples, 2^gen */
 	uint32_t gen;       /* doublings so far */
 	uint32_t due;       /* samples strictly before the current time */
 };
@@ -41,8 +41,8 @@ void lk_sampler_set_due(struct lk_sampler *s, uint64_t count);
  * become due. (Inline, as lk_series_catch_up's test: once per event.) */
 static inline void lk_sampler_advance(struct lk_sampler *s, uint64_t t)
 {
-	/* samples j with j * delta < t */
-	uint64_t count = t == 0 ? 0 : (t - 1) / s->delta + 1;
+	/* samples j with j * delta < t (delta = 2^gen: no division) */
+	uint64_t count = t == 0 ? 0 : ((t - 1) >> s->gen) + 1;
 	if (count > s->due)
 		lk_sampler_set_due(s, count);
 }
