@@ -6,7 +6,6 @@
 
 #include "history/blocks.h"
 
-#define slot_of lk_hblocks_slot_of
 #define HUGE_PAGE (2u << 20)
 
 /* Zeroed slots. A table of 2 MiB or more is mapped on its own and asks for
@@ -48,7 +47,7 @@ void lk_hblocks_release(struct lk_hblocks *t)
 
 static void insert_new(struct lk_hblock *slots, size_t cap, const struct lk_hblock *b)
 {
-	size_t i = slot_of(cap, b->addr);
+	size_t i = lk_hblocks_slot_of(cap, b->addr);
 	while (slots[i].addr)
 		i = (i + 1) & (cap - 1);
 	slots[i] = *b;
@@ -73,7 +72,7 @@ int lk_hblocks_put(struct lk_hblocks *t, const struct lk_hblock *b, struct lk_hb
 {
 	if ((t->count + 1) * 4 > t->cap * 3 && grow(t) != 0)
 		return -ENOMEM;
-	for (size_t i = slot_of(t->cap, b->addr);; i = (i + 1) & (t->cap - 1)) {
+	for (size_t i = lk_hblocks_slot_of(t->cap, b->addr);; i = (i + 1) & (t->cap - 1)) {
 		struct lk_hblock *s = &t->slots[i];
 		if (s->addr == b->addr) {
 			*old = *s;
@@ -92,7 +91,7 @@ int lk_hblocks_put(struct lk_hblocks *t, const struct lk_hblock *b, struct lk_hb
 
 int lk_hblocks_del(struct lk_hblocks *t, uint64_t addr, struct lk_hblock *out)
 {
-	size_t mask = t->cap - 1, i = slot_of(t->cap, addr);
+	size_t mask = t->cap - 1, i = lk_hblocks_slot_of(t->cap, addr);
 	while (t->slots[i].addr != addr) {
 		if (!t->slots[i].addr)
 			return -1;
@@ -105,7 +104,7 @@ int lk_hblocks_del(struct lk_hblocks *t, uint64_t addr, struct lk_hblock *out)
 	for (size_t j = (i + 1) & mask;; j = (j + 1) & mask) {
 		if (!t->slots[j].addr)
 			break;
-		size_t home = slot_of(t->cap, t->slots[j].addr);
+		size_t home = lk_hblocks_slot_of(t->cap, t->slots[j].addr);
 		/* j's entry may move to i if its home is not in (i, j] cyclically */
 		if (((j - home) & mask) >= ((j - i) & mask)) {
 			t->slots[i] = t->slots[j];

@@ -573,11 +573,10 @@ static int lookahead_run(struct lk_history *h, struct lookahead *la, unsigned n)
  * analysis's first error (the records before a truncation are processed). */
 static int read_records(struct lk_history *h, struct lk_trace_reader *rd)
 {
-	struct lookahead *la = malloc(sizeof(*la));
+	struct lookahead queue, *la = &queue;
 	uint64_t count = 0;
-	int rc = la ? 0 : -ENOMEM;
-	if (la)
-		la->head = la->n = 0;
+	int rc = 0;
+	la->head = la->n = 0;
 	while (rc == 0 && !(h->to_done && h->opt.stop_at_to)) {
 		struct lk_trace_record *rec = &la->q[(la->head + la->n) % LOOKAHEAD];
 		int got = lk_trace_reader_next(rd, rec);
@@ -600,7 +599,6 @@ static int read_records(struct lk_history *h, struct lk_trace_reader *rd)
 		if (++count % PROGRESS_EVERY == 0 && h->opt.progress)
 			h->opt.progress(h->opt.progress_arg);
 	}
-	free(la);
 	return rc;
 }
 

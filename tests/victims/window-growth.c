@@ -23,8 +23,6 @@
 #define ROUNDS 5
 #define PER_ROUND 10
 
-static void *as[ROUNDS * PER_ROUND];
-
 static void mark(char phase, int i)
 {
 	char text[8];
@@ -42,29 +40,29 @@ __attribute__((noinline)) static void *grow_b(void)
 	return malloc(2000);
 }
 
+/* Marker "<name>0", then ROUNDS rounds of PER_ROUND blocks from fn, one
+ * every 2 ms, each round followed by the marker "<name>1", "<name>2" ... */
+static void phase(char name, void *(*fn)(void), void **v)
+{
+	mark(name, 0);
+	for (int r = 0; r < ROUNDS; r++) {
+		for (int i = 0; i < PER_ROUND; i++) {
+			v[r * PER_ROUND + i] = fn();
+			usleep(2000);
+		}
+		mark(name, r + 1);
+	}
+}
+
 int main(void)
 {
-	void *bs[ROUNDS * PER_ROUND];
+	void *as[ROUNDS * PER_ROUND], *bs[ROUNDS * PER_ROUND];
 	free(malloc(1));
 	usleep(200000);
-	mark('a', 0);
-	for (int r = 0; r < ROUNDS; r++) {
-		for (int i = 0; i < PER_ROUND; i++) {
-			as[r * PER_ROUND + i] = grow_a();
-			usleep(2000);
-		}
-		mark('a', r + 1);
-	}
+	phase('a', grow_a, as);
 	for (int i = 0; i < ROUNDS * PER_ROUND; i++)
 		free(as[i]);
-	mark('b', 0);
-	for (int r = 0; r < ROUNDS; r++) {
-		for (int i = 0; i < PER_ROUND; i++) {
-			bs[r * PER_ROUND + i] = grow_b();
-			usleep(2000);
-		}
-		mark('b', r + 1);
-	}
+	phase('b', grow_b, bs);
 	printf("grew %p\n", bs[0]);
 	return 0;
 }
