@@ -9,10 +9,14 @@
 #     leakscope report --format json -o /dev/null TRACE   (json)
 #     heaptrack_print -f FILE -l 1 > /dev/null            (its default
 #         peaks, allocators and temporaries, plus the leaks)
-# and prints median wall time, user+system CPU, events/s (the workload's
-# allocations and frees, as counted by the report) and peak RSS (GNU time),
-# with the speed-up of report over heaptrack_print. Traces are kept in
-# build/bench/rvh/ and reused; FRESH=1 records them again.
+# and prints median wall time, user CPU, user+system CPU, events/s (the
+# workload's allocations and frees, as counted by the report, per second of
+# user+system CPU) and peak RSS (GNU time), with the speed-up of report over
+# heaptrack_print in CPU time (wall time is not comparable on a shared
+# machine). Runs alternate between the readers, so that a change of the
+# machine's load falls on all of them; the load average is printed before
+# and after. Traces are kept in build/bench/rvh/ and reused; FRESH=1
+# records them again.
 #
 #   sh bench/report-vs-heaptrack.sh 5
 #   WORKLOADS=workload LEAKSCOPE=build/leakscope sh bench/report-vs-heaptrack.sh 3
@@ -59,7 +63,7 @@ record() {
 	[ -s "$OUT/$1.heaptrack.zst" ] || { say "no $OUT/$1.heaptrack.zst"; return 1; }
 }
 
-# timed TOOL WORKLOAD: one run; prints "WALL-S CPU-S MAXRSS-KB STATUS"
+# timed TOOL WORKLOAD: one run; prints "WALL-S CPU-S MAXRSS-KB STATUS USER-S"
 timed() {
 	case "$1" in
 	text) set -- "$LEAKSCOPE" report -o /dev/null "$OUT/$2.lstrace" ;;
@@ -68,37 +72,43 @@ timed() {
 	esac
 	/usr/bin/time -f '%e %U %S %M' -o "$OUT/time" "$@" > /dev/null 2> "$OUT/err"
 	status=$?
-	awk -v s=$status '{ printf "%s %.2f %s %d\n", $1, $2 + $3, $4, s }' "$OUT/time" | tail -n 1
+	awk -v s=$status '{ printf "%s %.2f %s %d %s\n", $1, $2 + $3, $4, s, $2 }' "$OUT/time" | tail -n 1
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 
 RESULTS=$OUT/results
 : > "$RESULTS"
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+TOOLS="text json heaptrack_print"
 for w in $WORKLOADS; do
 	record "$w" || continue
 	events=$("$LEAKSCOPE" report --format json -o - "$OUT/$w.lstrace" 2> /dev/null | jq '.summary.events')
-	for tool in text json heaptrack_print; do
-		say "$w: $tool, $RUNS runs"
-		: > "$OUT/times"
-		for i in $(seq "$RUNS"); do timed "$tool" "$w" >> "$OUT/times"; done
-		bad=$(awk '$4 != 0 { print $4; exit }' "$OUT/times")
-		echo "$w $tool $events $(cut -d' ' -f1 "$OUT/times" | median) $(cut -d' ' -f2 "$OUT/times" | median) $(cut -d' ' -f3 "$OUT/times" | median) ${bad:-0}" >> "$RESULTS"
+	say "$w: $TOOLS, $RUNS runs each, alternating"
+	for tool in $TOOLS; do : > "$OUT/times.$tool"; done
+	for i in $(seq "$RUNS"); do
+		for tool in $TOOLS; do timed "$tool" "$w" >> "$OUT/times.$tool"; done
+	done
+	for tool in $TOOLS; do
+		f=$OUT/times.$tool
+		bad=$(awk '$4 != 0 { print $4; exit }' "$f")
+		echo "$w $tool $events $(cut -d' ' -f1 "$f" | median) $(cut -d' ' -f2 "$f" | median) $(cut -d' ' -f3 "$f" | median) ${bad:-0} $(cut -d' ' -f5 "$f" | median)" >> "$RESULTS"
 	done
 done
 
 echo
 echo "Median of $RUNS runs; events = allocations + frees + marks/samples of the trace;"
-echo "x = heaptrack_print wall time / this wall time"
+echo "events/s per second of user+sys CPU; x = heaptrack_print CPU / this CPU (user+sys)."
+echo "Load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg) (2 cores)"
 echo
-printf '%-9s | %-15s | %10s | %8s | %8s | %7s | %11s | %8s\n' workload reader events "wall (s)" "cpu (s)" x "events/s" "RSS (MB)"
-printf '%-9s-|-%-15s-|-%10s-|-%8s-|-%8s-|-%7s-|-%11s-|-%8s\n' --------- --------------- ---------- -------- -------- ------- ----------- --------
-while read -r w tool ev wall cpu kb bad; do
-	hp=$(awk -v w="$w" '$1 == w && $2 == "heaptrack_print" { print $4 }' "$RESULTS")
-	awk -v w="$w" -v t="$tool" -v e="$ev" -v s="$wall" -v c="$cpu" -v kb="$kb" -v h="$hp" -v bad="$bad" 'BEGIN {
+printf '%-9s | %-15s | %10s | %8s | %8s | %8s | %7s | %11s | %8s\n' workload reader events "wall (s)" "user (s)" "cpu (s)" x "events/s" "RSS (MB)"
+printf '%-9s-|-%-15s-|-%10s-|-%8s-|-%8s-|-%8s-|-%7s-|-%11s-|-%8s\n' --------- --------------- ---------- -------- -------- -------- ------- ----------- --------
+while read -r w tool ev wall cpu kb bad user; do
+	hp=$(awk -v w="$w" '$1 == w && $2 == "heaptrack_print" { print $5 }' "$RESULTS")
+	awk -v w="$w" -v t="$tool" -v e="$ev" -v s="$wall" -v u="$user" -v c="$cpu" -v kb="$kb" -v h="$hp" -v bad="$bad" 'BEGIN {
 		if (bad != 0) { printf "%-9s | %-15s | exit %s\n", w, t, bad; exit }
-		printf "%-9s | %-15s | %10d | %8.3f | %8.2f | %7s | %11.0f | %8.1f\n", w, t, e, s, c,
-			(s > 0 ? sprintf("%.1f", h / s) : "-"), (s > 0 ? e / s : 0), kb / 1024 }'
+		printf "%-9s | %-15s | %10d | %8.3f | %8.2f | %8.2f | %7s | %11.0f | %8.1f\n", w, t, e, s, u, c,
+			(c > 0 ? sprintf("%.1f", h / c) : "-"), (c > 0 ? e / c : 0), kb / 1024 }'
 done < "$RESULTS"
 echo
 for w in $WORKLOADS; do

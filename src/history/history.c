@@ -15,6 +15,8 @@
 
 #define THREAD_SLOTS 1024u        /* threads whose last allocation is known */
 #define PROGRESS_EVERY 65536u
+#define LOOKAHEAD 16u             /* events read ahead (read_records) */
+#define LOOKAHEAD_FROM 32768u     /* slots (1 MiB) from which they are */
 
 double lk_history_seconds(const struct lk_history *h, uint64_t t)
 {
@@ -42,10 +44,8 @@ static int warn(struct lk_history *h, const char *text)
 
 /* ---- sites -------------------------------------------------------------- */
 
-static int ensure_site(struct lk_history *h, uint32_t id)
+static int grow_sites(struct lk_history *h, uint32_t id)
 {
-	if (id < h->n_sites)
-		return 0;
 	size_t n = h->n_sites ? h->n_sites : 64;
 	while (n <= id)
 		n *= 2;
@@ -58,6 +58,11 @@ static int ensure_site(struct lk_history *h, uint32_t id)
 	h->sites = v;
 	h->n_sites = n;
 	return 0;
+}
+
+static inline int ensure_site(struct lk_history *h, uint32_t id)
+{
+	return id < h->n_sites ? 0 : grow_sites(h, id);
 }
 
 /* Values of the marker regression for markers [marks_seen, n_marks): the
@@ -81,18 +86,19 @@ static int site_touch(struct lk_history *h, struct lk_hist_site *s)
 		s->peak_bytes = s->live_bytes;
 		s->peak_count = s->live_count;
 	}
-	marks_catch_up(s, (uint32_t)h->n_marks);
+	marks_catch_up(s, h->win_marks);
 	s->changed = h->serial;
 	return lk_series_catch_up(&h->sampler, &s->series, (double)s->live_bytes);
 }
 
 /* ---- the window ---------------------------------------------------------- */
 
+/* The window starts: the timelines start there too (sample 0 at t). */
 static void fire_from(struct lk_history *h, uint64_t t)
 {
 	h->from_done = 1;
 	h->from_t = t;
-	h->from_serial = h->allocs;
+	h->origin = t;
 	for (size_t i = 0; i < h->n_sites; i++) {
 		h->sites[i].from_bytes = h->sites[i].live_bytes;
 		h->sites[i].from_count = h->sites[i].live_count;
@@ -116,7 +122,7 @@ static int collect_candidates(struct lk_history *h)
 	if (!h->candidates)
 		return -ENOMEM;
 	lk_hblocks_foreach(&h->blocks, b) {
-		if (b->site == LK_HBLOCK_NO_SITE || b->serial < h->from_serial)
+		if (b->site == LK_HBLOCK_NO_SITE || !b->in_window)
 			continue;
 		if (k++ % stride == 0 && h->n_candidates < cap)
 			h->candidates[h->n_candidates++] =
@@ -126,15 +132,27 @@ static int collect_candidates(struct lk_history *h)
 	return 0;
 }
 
+static int order_error(struct lk_history *h)
+{
+	char a[300], b[300];
+	return lk_error_set(LK_EUSAGE, "the window ends (%s, at %.6g s) before it starts (%s)",
+			    lk_point_describe(&h->opt.to, b, sizeof(b)),
+			    lk_history_seconds(h, h->to_t), lk_point_describe(&h->opt.from, a, sizeof(a)));
+}
+
+/* The window ends: the timelines end there (no sample after t). */
 static int fire_to(struct lk_history *h, uint64_t t)
 {
-	h->to_done = 1;
 	h->to_t = t;
+	if (t < h->from_t)
+		return order_error(h);
+	h->to_done = 1;
+	lk_sampler_finish(&h->sampler, t - h->origin);
 	lk_hblocks_foreach(&h->blocks, b) {
 		if (b->site == LK_HBLOCK_NO_SITE)
 			continue;
 		struct lk_hist_site *s = &h->sites[b->site];
-		if (b->serial >= h->from_serial) {
+		if (b->in_window) {
 			if (!s->win_count || b->t < s->win_first)
 				s->win_first = b->t;
 			if (!s->win_count || b->t > s->win_last)
@@ -149,14 +167,6 @@ static int fire_to(struct lk_history *h, uint64_t t)
 		}
 	}
 	return collect_candidates(h);
-}
-
-static int order_error(struct lk_history *h)
-{
-	char a[300], b[300];
-	return lk_error_set(LK_EUSAGE, "the window ends (%s, at %.6g s) before it starts (%s)",
-			    lk_point_describe(&h->opt.to, b, sizeof(b)),
-			    lk_history_seconds(h, h->to_t), lk_point_describe(&h->opt.from, a, sizeof(a)));
 }
 
 /* Time points that fire before an event at time t. */
@@ -175,6 +185,8 @@ static int points_at_time(struct lk_history *h, uint64_t t)
 		}
 		return fire_to(h, ticks_of(h, to->seconds));
 	}
+	h->time_points = (!h->from_done && f->kind == LK_POINT_TIME) ||
+			 (!h->to_done && to->kind == LK_POINT_TIME);
 	return 0;
 }
 
@@ -202,6 +214,9 @@ static int on_name(struct lk_history *h, const struct lk_trace_record *r, int is
 	(*n)++;
 	if (!h->from_done && name_matches(&h->opt.from, is_mark, nv[*n - 1].text))
 		fire_from(h, r->t);
+	/* a marker of the window, its ends included, is a point of per_mark */
+	if (is_mark && h->from_done && !h->to_done)
+		h->win_marks++;
 	if (!h->to_done && name_matches(&h->opt.to, is_mark, nv[*n - 1].text)) {
 		if (!h->from_done) {
 			h->to_t = r->t;
@@ -222,11 +237,14 @@ static void thread_alloc(struct lk_history *h, uint32_t tid, uint64_t serial)
 }
 
 /* Freed by the thread that allocated it, with no allocation of that thread
- * in between (heaptrack's temporary allocation). */
+ * in between (heaptrack's temporary allocation): the last allocation of
+ * thread tid was b (its serial; a block 2^31 allocations older would be
+ * taken for it). */
 static int is_temporary(const struct lk_history *h, uint32_t tid, const struct lk_hblock *b)
 {
 	size_t i = (tid * 0x9e3779b9u) >> 22 & (THREAD_SLOTS - 1);
-	return b->tid == tid && h->threads[i].tid == tid && h->threads[i].serial == b->serial + 1;
+	return h->threads[i].tid == tid && h->threads[i].serial &&
+	       ((h->threads[i].serial - 1) & LK_HBLOCK_SERIAL_MASK) == b->serial;
 }
 
 static int in_filter(const struct lk_history *h, uint64_t size)
@@ -266,9 +284,10 @@ static int on_alloc(struct lk_history *h, const struct lk_trace_record *r)
 		return 0;
 	if ((rc = ensure_site(h, r->stack)) || (rc = total_touch(h)))
 		return rc;
-	struct lk_hblock b = {.addr = r->addr, .size = r->size, .t = r->t, .serial = h->allocs,
+	struct lk_hblock b = {.addr = r->addr, .size = r->size, .t = r->t,
 			      .site = in_filter(h, r->size) ? r->stack : LK_HBLOCK_NO_SITE,
-			      .tid = r->tid}, old;
+			      .serial = h->allocs & LK_HBLOCK_SERIAL_MASK, .in_window = h->from_done},
+			 old;
 	h->allocs++;
 	h->bytes_allocated += r->size;
 	rc = lk_hblocks_put(&h->blocks, &b, &old);
@@ -279,7 +298,7 @@ static int on_alloc(struct lk_history *h, const struct lk_trace_record *r)
 		if ((rc = block_gone(h, &old, r->tid, 0)))
 			return rc;
 	}
-	thread_alloc(h, r->tid, b.serial);
+	thread_alloc(h, r->tid, h->allocs - 1);
 	if (b.site != LK_HBLOCK_NO_SITE) {
 		struct lk_hist_site *s = &h->sites[b.site];
 		if ((rc = site_touch(h, s)))
@@ -344,12 +363,13 @@ static int on_record(struct lk_history *h, const struct lk_trace_record *r)
 	switch (r->type) {
 	case LK_TRACE_ALLOC: case LK_TRACE_FREE: case LK_TRACE_MARK:
 	case LK_TRACE_SNAPSHOT: case LK_TRACE_SAMPLE: {
-		int rc = points_at_time(h, r->t);
+		int rc = h->time_points ? points_at_time(h, r->t) : 0;
 		if (rc || (h->to_done && h->opt.stop_at_to))
 			return rc;
 		if (r->t > h->t_end)
 			h->t_end = r->t;
-		lk_sampler_advance(&h->sampler, r->t);
+		if (h->from_done && !h->to_done)
+			lk_sampler_advance(&h->sampler, r->t - h->origin);
 		h->events++;
 		h->serial++;
 		break;
@@ -461,7 +481,6 @@ double *lk_history_site_values(const struct lk_history *h, size_t i)
 static int finish(struct lk_history *h)
 {
 	int rc;
-	lk_sampler_finish(&h->sampler, h->t_end);
 	if ((rc = total_touch(h)) ||
 	    (rc = lk_series_catch_up(&h->sampler, &h->rss_series, (double)h->rss_now)))
 		return rc;
@@ -470,7 +489,7 @@ static int finish(struct lk_history *h)
 	if (!h->times)
 		return -ENOMEM;
 	for (size_t j = 0; j < n; j++)
-		h->times[j] = lk_history_seconds(h, (uint64_t)j * h->sampler.delta);
+		h->times[j] = lk_history_seconds(h, h->origin + (uint64_t)j * h->sampler.delta);
 	h->final_bytes = h->blocks.bytes;
 	h->final_count = h->blocks.count;
 	for (size_t i = 0; i < h->n_sites; i++) {
@@ -479,7 +498,7 @@ static int finish(struct lk_history *h)
 			continue;
 		if ((rc = site_touch(h, s)))
 			return rc;
-		per_mark(s, h->n_marks);
+		per_mark(s, h->win_marks);
 		double *v = lk_history_site_values(h, i);
 		if (!v)
 			return -ENOMEM;
@@ -519,25 +538,76 @@ static int start(struct lk_history *h, FILE *f, const struct lk_hist_options *op
 	if (opt->from.kind == LK_POINT_START || (opt->from.kind == LK_POINT_TIME &&
 						 opt->from.seconds == 0 && !opt->from_after))
 		fire_from(h, 0);
+	h->time_points = opt->from.kind == LK_POINT_TIME || opt->to.kind == LK_POINT_TIME;
 	return 0;
+}
+
+/*
+ * Once the live-block table outgrows the caches (LOOKAHEAD_FROM slots),
+ * allocations and frees wait in a queue of LOOKAHEAD records, decoded in
+ * place, so that their slots are prefetched while the records before them
+ * are processed (every lookup is a cache miss otherwise; a smaller table
+ * skips the queue, which costs more than it saves then). Other records
+ * hold pointers into the reader: the queue is processed first, then they
+ * are, in file order.
+ */
+struct lookahead {
+	struct lk_trace_record q[LOOKAHEAD];
+	unsigned head, n;
+};
+
+/* Process the oldest n queued records: 0, or the first error. */
+static int lookahead_run(struct lk_history *h, struct lookahead *la, unsigned n)
+{
+	for (; n; n--) {
+		int rc = on_record(h, &la->q[la->head]);
+		la->head = (la->head + 1) % LOOKAHEAD;
+		la->n--;
+		if (rc || (h->to_done && h->opt.stop_at_to))
+			return rc;
+	}
+	return 0;
+}
+
+/* Read and process every record: 0 at the END, or the reader's or the
+ * analysis's first error (the records before a truncation are processed). */
+static int read_records(struct lk_history *h, struct lk_trace_reader *rd)
+{
+	struct lookahead queue, *la = &queue;
+	uint64_t count = 0;
+	int rc = 0;
+	la->head = la->n = 0;
+	while (rc == 0 && !(h->to_done && h->opt.stop_at_to)) {
+		struct lk_trace_record *rec = &la->q[(la->head + la->n) % LOOKAHEAD];
+		int got = lk_trace_reader_next(rd, rec);
+		if (got <= 0) {
+			int rest = lookahead_run(h, la, la->n);
+			rc = rest ? rest : got;
+			break;
+		}
+		if ((rec->type == LK_TRACE_ALLOC || rec->type == LK_TRACE_FREE) &&
+		    !la->n && h->blocks.cap < LOOKAHEAD_FROM) {
+			rc = on_record(h, rec);   /* a table in the caches: no queue */
+		} else if (rec->type == LK_TRACE_ALLOC || rec->type == LK_TRACE_FREE) {
+			lk_hblocks_prefetch(&h->blocks, rec->addr);
+			if (++la->n == LOOKAHEAD)
+				rc = lookahead_run(h, la, 1);
+		} else if (!(rc = lookahead_run(h, la, la->n)) &&
+			   !(h->to_done && h->opt.stop_at_to)) {
+			rc = on_record(h, rec);
+		}
+		if (++count % PROGRESS_EVERY == 0 && h->opt.progress)
+			h->opt.progress(h->opt.progress_arg);
+	}
+	return rc;
 }
 
 int lk_history_read(FILE *f, const struct lk_hist_options *opt, struct lk_history *h)
 {
 	struct lk_trace_reader *rd = NULL;
-	struct lk_trace_record rec;
-	uint64_t count = 0;
 	int rc = start(h, f, opt, &rd);
-	while (rc == 0) {
-		rc = lk_trace_reader_next(rd, &rec);
-		if (rc <= 0)
-			break;
-		rc = on_record(h, &rec);
-		if (rc == 0 && h->to_done && opt->stop_at_to)
-			break;
-		if (++count % PROGRESS_EVERY == 0 && opt->progress)
-			opt->progress(opt->progress_arg);
-	}
+	if (rc == 0)
+		rc = read_records(h, rd);
 	if (rc == LK_ETRUNC && rd) {     /* not in the header: a trace cut short */
 		h->truncated = 1;
 		rc = warn(h, lk_error_detail());

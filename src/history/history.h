@@ -16,9 +16,10 @@
  *   `from`, and of those the ones still live at `to` (which makes a diff of
  *   two points exact per block); a bounded sample of the leaked blocks
  *   (time, size) for the leak-candidate chart;
- * - per site a live-bytes timeline and its statistics (timeline.h), and
- *   when the trace has markers a least-squares line of the site's bytes at
- *   each marker against the marker's index: bytes per marker interval.
+ * - per site a live-bytes timeline of the window and its statistics
+ *   (timeline.h), and when the window has markers a least-squares line of
+ *   the site's bytes at each marker against the marker's index: bytes per
+ *   marker interval. The growth ranking is theirs: a window's growth.
  *
  * The size filter keeps blocks of other sizes out of every per-site number;
  * the totals and the peak are those of the whole heap.
@@ -101,11 +102,15 @@ struct lk_history {
 	size_t n_marks, n_snapshots;
 	/* the window */
 	int from_done, to_done;
-	uint64_t from_t, to_t, from_serial;    /* from_serial: allocation serial */
+	int time_points;           /* a point at a time is still to come */
+	uint64_t from_t, to_t;
 	uint64_t win_bytes, win_count;
 	struct lk_hist_candidate *candidates;  /* by time */
 	size_t n_candidates;
-	/* timelines: sample j at j * sampler.delta ticks, j < sampler.due */
+	/* timelines of the window: sample j at origin + j * sampler.delta
+	 * ticks, j < sampler.due; origin = from_t, the last sample <= to_t */
+	uint64_t origin;
+	uint32_t win_marks;        /* markers in the window (per_mark's points) */
 	struct lk_sampler sampler;
 	struct lk_series_buf total_series, rss_series;
 	double *times;             /* sampler.due sample times, seconds */

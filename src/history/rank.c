@@ -13,8 +13,10 @@ static double key_of(const struct lk_hist_site *s, enum lk_hist_key key)
 	case LK_HIST_BY_TEMPORARIES: return (double)s->temporaries;
 	case LK_HIST_BY_PEAK: return (double)s->peak_bytes;
 	case LK_HIST_BY_LEAK: return (double)s->win_bytes;
-	/* a site back to nothing at the end did not grow, whatever its slope */
-	case LK_HIST_BY_GROWTH: return s->allocs && s->live_bytes ? s->stats.slope : 0;
+	/* the window's growth: a site back to nothing at the window's end (its
+	 * blocks live then are the window's leaks and the kept ones) did not
+	 * grow, whatever its slope */
+	case LK_HIST_BY_GROWTH: return s->win_bytes + s->kept_bytes ? s->stats.slope : 0;
 	}
 	return 0;
 }

@@ -11,7 +11,7 @@ void lk_sampler_init(struct lk_sampler *s)
 	s->due = 0;
 }
 
-static void set_due(struct lk_sampler *s, uint64_t count)
+void lk_sampler_set_due(struct lk_sampler *s, uint64_t count)
 {
 	int doubled = 0;
 	while (count > LK_SAMPLER_POINTS) {
@@ -24,25 +24,15 @@ static void set_due(struct lk_sampler *s, uint64_t count)
 		s->due = (uint32_t)count;
 }
 
-void lk_sampler_advance(struct lk_sampler *s, uint64_t t)
-{
-	/* samples j with j * delta < t */
-	uint64_t count = t == 0 ? 0 : (t - 1) / s->delta + 1;
-	if (count > s->due)
-		set_due(s, count);
-}
-
 void lk_sampler_finish(struct lk_sampler *s, uint64_t t)
 {
 	uint64_t count = t / s->delta + 1;
 	if (count > s->due)
-		set_due(s, count);
+		lk_sampler_set_due(s, count);
 }
 
-int lk_series_catch_up(const struct lk_sampler *s, struct lk_series_buf *b, double value)
+int lk_series_fill(const struct lk_sampler *s, struct lk_series_buf *b, double value)
 {
-	if (b->n >= s->due && b->gen == s->gen)
-		return 0;
 	if (!b->v) {
 		b->v = malloc(LK_SAMPLER_POINTS * sizeof(*b->v));
 		if (!b->v)

@@ -21,7 +21,7 @@
 #define LK_SAMPLER_POINTS 256u
 
 struct lk_sampler {
-	uint64_t delta;     /* ticks between samples, a power of two */
+	uint64_t delta;     /* ticks between samples, 2^gen */
 	uint32_t gen;       /* doublings so far */
 	uint32_t due;       /* samples strictly before the current time */
 };
@@ -34,15 +34,33 @@ struct lk_series_buf {
 
 void lk_sampler_init(struct lk_sampler *s);
 
+/* count samples are due: the slow path of lk_sampler_advance. */
+void lk_sampler_set_due(struct lk_sampler *s, uint64_t count);
+
 /* The clock reaches time t (ticks, non-decreasing): samples at times < t
- * become due. */
-void lk_sampler_advance(struct lk_sampler *s, uint64_t t);
+ * become due. (Inline, as lk_series_catch_up's test: once per event.) */
+static inline void lk_sampler_advance(struct lk_sampler *s, uint64_t t)
+{
+	/* samples j with j * delta < t (delta = 2^gen: no division) */
+	uint64_t count = t == 0 ? 0 : ((t - 1) >> s->gen) + 1;
+	if (count > s->due)
+		lk_sampler_set_due(s, count);
+}
 
 /* The clock's end: every sample at a time <= t becomes due. */
 void lk_sampler_finish(struct lk_sampler *s, uint64_t t);
 
+/* The slow path of lk_series_catch_up. */
+int lk_series_fill(const struct lk_sampler *s, struct lk_series_buf *b, double value);
+
 /* Fill the due samples of b with value (its value until now). 0 or -ENOMEM. */
-int lk_series_catch_up(const struct lk_sampler *s, struct lk_series_buf *b, double value);
+static inline int lk_series_catch_up(const struct lk_sampler *s, struct lk_series_buf *b,
+				     double value)
+{
+	if (b->n >= s->due && b->gen == s->gen)
+		return 0;
+	return lk_series_fill(s, b, value);
+}
 
 void lk_series_release(struct lk_series_buf *b);
 

@@ -48,7 +48,7 @@ static void site_json(FILE *out, const struct lk_history *h, const struct lk_his
 	num(out, "slope", s->stats.slope);
 	num(out, "fit", s->stats.fit);
 	fputs("},\"per_mark\":", out);
-	if (h->n_marks >= 2) {
+	if (h->win_marks >= 2) {
 		fputs("{\"bytes\":", out);
 		lk_json_number(out, s->per_mark);
 		num(out, "fit", s->per_mark_fit);

@@ -112,7 +112,7 @@ static void row_growth(FILE *out, const struct lk_history *h, const struct lk_hi
 	fprintf(out, "  %s/s, fit %.2f (intercept %s, stddev %s)", lk_tltext_bytes(s->stats.slope, b, sizeof(b)),
 		s->stats.fit, lk_tltext_bytes(s->stats.intercept, c, sizeof(c)),
 		lk_tltext_bytes(s->stats.stddev, d, sizeof(d)));
-	if (h->n_marks >= 2)
+	if (h->win_marks >= 2)
 		fprintf(out, "; %+.0f B per mark, fit %.2f", s->per_mark, s->per_mark_fit);
 	putc('\n', out);
 }

@@ -250,6 +250,11 @@ static inline unsigned lk_varint_len(uint64_t v)
 static inline int lk_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 {
 	const uint8_t *p = *pp;
+	if (p < end && *p < 0x80) {   /* one byte: tags, times, most sizes */
+		*v = *p;
+		*pp = p + 1;
+		return 0;
+	}
 	if (end - p >= 8) {
 		/* Branch-free for up to 8 bytes (56 bits), which is nearly every
 		 * varint: mispredicted length loops cost more than the rest of

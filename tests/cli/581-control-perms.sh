@@ -6,7 +6,9 @@
 v=$(victim check-threads) || exit
 
 start() { # run the victim; sets runpid, pid
-	rm -f "$T/in" && mkfifo "$T/in"
+	# (no out of the run before: its "ready" would be read before the new
+	# run's redirection empties the file)
+	rm -f "$T/in" "$T/out" && mkfifo "$T/in"
 	"$LEAKSCOPE" run -f json -o "$T/exit.json" -- "$v" < "$T/in" > "$T/out" 2> "$T/err" &
 	runpid=$!
 	exec 3> "$T/in"
