@@ -551,6 +551,15 @@ static int add_marker(struct builder *b, uint64_t t, const uint8_t *p, size_t le
 	return 0;
 }
 
+/* The events on_event() reads; the reader steps over all others. */
+static const uint16_t wanted_events[] = {
+	LK_EV_HEAP_PROF_BEGIN, LK_EV_HEAP_PROF_COST_CENTRE, LK_EV_HEAP_PROF_SAMPLE_BEGIN,
+	LK_EV_HEAP_BIO_PROF_SAMPLE_BEGIN, LK_EV_HEAP_PROF_SAMPLE_END,
+	LK_EV_HEAP_PROF_SAMPLE_STRING, LK_EV_HEAP_PROF_SAMPLE_COST_CENTRE, LK_EV_IPE,
+	LK_EV_HEAP_SIZE, LK_EV_HEAP_LIVE, LK_EV_BLOCKS_SIZE, LK_EV_USER_MARKER,
+	LK_EV_USER_MSG, LK_EV_RTS_IDENTIFIER, LK_EV_PROGRAM_ARGS, LK_EV_WALL_CLOCK_TIME,
+};
+
 static int on_event(struct builder *b, const struct lk_eventlog_event *ev)
 {
 	const uint8_t *p = ev->payload;
@@ -851,6 +860,7 @@ int lk_profile_read(FILE *f, const struct lk_profile_options *opt,
 	if (rc)
 		return rc;
 	struct builder b = {.opt = opt ? opt : &defaults, .tl = tl, .cur = -1};
+	lk_eventlog_want_only(r, wanted_events, sizeof(wanted_events) / sizeof(wanted_events[0]));
 	while ((rc = lk_eventlog_next(r, &ev)) == 1)
 		if ((rc = on_event(&b, &ev)) < 0)
 			break;

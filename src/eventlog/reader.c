@@ -1,19 +1,32 @@
 /*
  * reader.c - streaming GHC eventlog reader (see reader.h).
  *
- * Owns one buffer of READ_BUF bytes that slides over the file: an event is
- * at most 12 + 65535 bytes, so it always fits. Never trusts the input: every
- * length is checked against what the file really holds before it is used.
- * Never prints; failures carry their detail through lk_error_set().
+ * Two ways to hold the bytes: a regular file is mapped whole (read-only)
+ * and the pages already read are given back every RELEASE_STEP bytes, so
+ * resident memory stays flat; anything else (a pipe, fmemopen) goes
+ * through one buffer of READ_BUF bytes that slides over the file: an event
+ * is at most 12 + 65535 bytes, so it always fits.
+ *
+ * The hot loop is skip_fast(): events of a fixed-size type the caller did
+ * not ask for (lk_eventlog_want_only) are stepped over inside the bytes at
+ * hand by one table look-up each (skip[type] = whole event size, 0 = needs
+ * the careful path), without a call, a copy or a return per event.
+ *
+ * Never trusts the input: every length is checked against what the file
+ * really holds before it is used. Never prints; failures carry their detail
+ * through lk_error_set().
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "common/error.h"
 #include "eventlog/reader.h"
 
-#define READ_BUF (256u * 1024u)
+#define READ_BUF (1024u * 1024u)
+#define RELEASE_STEP (16u << 20)  /* mapped bytes read between two releases */
 #define NAME_MAX_KEPT 255u
 
 #define TAG_HDRB 0x68647262u
@@ -31,10 +44,12 @@ struct type_name {
 
 struct lk_eventlog {
 	FILE *f;
-	uint8_t *buf;
+	uint8_t *buf;         /* the read buffer, or the whole mapped file */
 	size_t pos, len;      /* unread bytes are buf[pos..len) */
 	uint64_t base;        /* file offset of buf[0] */
 	int eof;
+	int mapped;           /* 1: buf is the file, mapped; len its size */
+	size_t released;      /* mapped: pages before buf + released given back */
 	int err;              /* sticky error of lk_eventlog_next() */
 	int ended;
 	uint16_t cap;
@@ -44,6 +59,8 @@ struct lk_eventlog {
 	int have_event;
 	uint16_t size[65536];
 	uint8_t declared[65536 / 8];
+	uint8_t unwanted[65536 / 8];  /* lk_eventlog_want_only(): not returned */
+	uint32_t skip[65536];         /* 10 + size: fast-skippable; 0: not */
 	struct type_name *names;
 	size_t n_names, cap_names;
 };
@@ -62,6 +79,8 @@ static int fill(struct lk_eventlog *r, size_t n)
 {
 	if (r->len - r->pos >= n)
 		return 0;
+	if (r->mapped)
+		return 1;
 	if (r->pos > 0) {
 		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
 		r->base += r->pos;
@@ -221,18 +240,48 @@ static int read_header(struct lk_eventlog *r)
 	return expect_tag(r, TAG_DATB, "'datb'");
 }
 
+/* Map f whole when it is a non-empty regular file read from its start;
+ * 0: mapped, 1: use the read buffer instead. */
+static int try_map(struct lk_eventlog *r)
+{
+	struct stat sb;
+	int fd = fileno(r->f);
+	if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
+	    (uint64_t)sb.st_size > SIZE_MAX || ftello(r->f) != 0)
+		return 1;
+	void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		return 1;
+	madvise(m, (size_t)sb.st_size, MADV_SEQUENTIAL);
+	r->buf = m;
+	r->len = (size_t)sb.st_size;
+	r->eof = 1;
+	r->mapped = 1;
+	return 0;
+}
+
+/* Mapped: give back the pages wholly before buf + pos (they stay in the
+ * page cache), so that resident memory does not follow the file size. */
+static void release_read(struct lk_eventlog *r)
+{
+	size_t page = 4096, upto = r->pos & ~(page - 1);
+	if (!r->mapped || upto < r->released + RELEASE_STEP)
+		return;
+	madvise(r->buf + r->released, upto - r->released, MADV_DONTNEED);
+	r->released = upto;
+}
+
 int lk_eventlog_open(FILE *f, struct lk_eventlog **out)
 {
 	struct lk_eventlog *r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->buf = malloc(READ_BUF);
-	if (!r->buf) {
+	r->f = f;
+	r->cap = LK_EVENTLOG_NOCAP;
+	if (try_map(r) && !(r->buf = malloc(READ_BUF))) {
 		free(r);
 		return -ENOMEM;
 	}
-	r->f = f;
-	r->cap = LK_EVENTLOG_NOCAP;
 	int rc = read_header(r);
 	if (rc) {
 		lk_eventlog_close(r);
@@ -249,8 +298,33 @@ void lk_eventlog_close(struct lk_eventlog *r)
 	for (size_t i = 0; i < r->n_names; i++)
 		free(r->names[i].name);
 	free(r->names);
-	free(r->buf);
+	if (r->mapped)
+		munmap(r->buf, r->len);
+	else
+		free(r->buf);
 	free(r);
+}
+
+static int is_set(const uint8_t *bits, uint16_t id) { return bits[id / 8] >> (id % 8) & 1; }
+
+/* Fixed-size, declared, unwanted types can be stepped over blindly; the end
+ * marker (0xFFFF), block markers (they set the capability) and IPE (whose
+ * declared size is not to be trusted) never are. */
+static void update_skip(struct lk_eventlog *r, uint16_t id)
+{
+	int blind = is_set(r->declared, id) && is_set(r->unwanted, id) &&
+		    r->size[id] != LK_EVENTLOG_VARSIZE && id != 0xFFFF &&
+		    id != LK_EV_BLOCK_MARKER && id != LK_EV_IPE;
+	r->skip[id] = blind ? 10u + r->size[id] : 0;
+}
+
+void lk_eventlog_want_only(struct lk_eventlog *r, const uint16_t *types, size_t n)
+{
+	memset(r->unwanted, 0xFF, sizeof(r->unwanted));
+	for (size_t i = 0; i < n; i++)
+		r->unwanted[types[i] / 8] &= (uint8_t)~(1u << (types[i] % 8));
+	for (uint32_t id = 0; id < 65536; id++)
+		update_skip(r, (uint16_t)id);
 }
 
 static int data_error(struct lk_eventlog *r, int code, uint64_t at, const char *what)
@@ -285,12 +359,42 @@ static size_t ipe_length(const uint8_t *p, size_t avail)
 	return 0;
 }
 
-int lk_eventlog_next(struct lk_eventlog *r, struct lk_eventlog_event *ev)
+/* Step over the blindly skippable events (update_skip) that lie wholly in
+ * buf[pos..len); stops at the first other event, or at the end of what is
+ * at hand. Mapped, it stops every RELEASE_STEP bytes to give pages back. */
+static void skip_fast(struct lk_eventlog *r)
 {
-	if (r->err)
-		return r->err;
-	if (r->ended)
-		return 0;
+	const uint8_t *b = r->buf, *last = NULL;
+	size_t pos = r->pos, end = r->len;
+	uint64_t count = 0;
+	if (r->mapped && end - pos > RELEASE_STEP)
+		end = pos + RELEASE_STEP;
+	while (end - pos >= 2) {
+		uint16_t type = be16(b + pos);
+		uint32_t n = r->skip[type];
+		if (n == 0 || end - pos < n)
+			break;
+		/* A run of one type: the next position no longer waits for a
+		 * table load, so the loads of a run overlap. */
+		do {
+			last = b + pos;
+			pos += n;
+			count++;
+		} while (end - pos >= n && be16(b + pos) == type);
+	}
+	if (last) {
+		r->last_time = be64(last + 2);
+		r->have_event = 1;
+		r->count += count;
+		r->pos = pos;
+	}
+	release_read(r);
+}
+
+/* The careful path for the event at pos: 1 with *ev filled, 0 at the end of
+ * data, or a negative code. */
+static int read_event(struct lk_eventlog *r, struct lk_eventlog_event *ev)
+{
 	uint64_t at = offset_of(r);
 	if (r->block_end && at >= r->block_end) {
 		r->block_end = 0;
@@ -307,7 +411,7 @@ int lk_eventlog_next(struct lk_eventlog *r, struct lk_eventlog_event *ev)
 		r->ended = 1;
 		return 0;
 	}
-	if (!(r->declared[type / 8] & (1u << (type % 8)))) {
+	if (!is_set(r->declared, type)) {
 		char what[64];
 		snprintf(what, sizeof(what), "undeclared event type %u", type);
 		return data_error(r, LK_EFORMAT, at, what);
@@ -354,9 +458,23 @@ int lk_eventlog_next(struct lk_eventlog *r, struct lk_eventlog_event *ev)
 	return 1;
 }
 
+int lk_eventlog_next(struct lk_eventlog *r, struct lk_eventlog_event *ev)
+{
+	if (r->err)
+		return r->err;
+	for (;;) {
+		if (r->ended)
+			return 0;
+		skip_fast(r);
+		int rc = read_event(r, ev);
+		if (rc != 1 || !is_set(r->unwanted, ev->type))
+			return rc;
+	}
+}
+
 int lk_eventlog_type_size(const struct lk_eventlog *r, uint16_t id)
 {
-	if (!(r->declared[id / 8] & (1u << (id % 8))))
+	if (!is_set(r->declared, id))
 		return -1;
 	return r->size[id];
 }
