@@ -2,10 +2,16 @@
  * profile.c - build a timeline from a GHC eventlog heap profile (profile.h).
  *
  * One pass over the events with the streaming reader; the builder keeps
- * bands (hashed by key) whose value arrays grow to the last census that
- * mentions them, the IPE and cost-centre tables for joining labels, series
- * decimated to a bounded size, and markers. Everything is put in time order
- * and moved into the timeline at the end. Never prints.
+ * bands (hashed by key), the IPE and cost-centre tables for joining labels,
+ * series decimated to a bounded size, and markers.
+ *
+ * Censuses: each band's statistics are running sums over every census
+ * (analyze/band_sums.h); its drawn values are at most LK_PROFILE_SAMPLES_MAX
+ * slots, each the mean of `stride` consecutive censuses: when the slots are
+ * full, neighbours merge and the stride doubles. So memory is bands x slots
+ * whatever the length of the run, and files of up to that many censuses
+ * keep every value. A census only visits the bands it mentions, and those
+ * of the census before (to close them at 0). Never prints.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analyze/band_sums.h"
 #include "common/error.h"
 #include "eventlog/profile.h"
 #include "eventlog/reader.h"
@@ -101,8 +108,13 @@ static uint64_t hash_u64(uint64_t x)
 
 struct bband {
 	char *key;
-	double *vals;
-	size_t n, cap;    /* vals[0..n) set; n <= number of samples */
+	size_t klen;
+	long next;        /* band that followed this one in the last census, -1 */
+	size_t census;    /* 1 + the census whose value `cur` is; 0 none */
+	double cur;       /* bytes at that census, summed over its samples */
+	struct lk_band_sums sums;
+	double *vals;     /* sums of values per slot, [0..n) set, n <= n_slots */
+	size_t n, cap;
 };
 
 struct ipe {
@@ -127,9 +139,18 @@ struct dseries {
 struct builder {
 	const struct lk_profile_options *opt;
 	struct lk_timeline *tl;
-	double *times;
-	size_t n_samples, cap_samples;
-	long cur;                     /* census being filled, -1 none */
+	/* censuses */
+	int open;                     /* a census is being filled */
+	double open_t;                /* its time, seconds */
+	struct lk_census_sums census; /* the closed ones */
+	double *slot_t, *slot_n;      /* per slot: sum of census times, censuses */
+	size_t n_slots, stride;
+	size_t *touched, n_touched, cap_touched;  /* bands of the open census */
+	size_t *active, n_active, cap_active;     /* bands not 0 at the last one */
+	long first, last;             /* band order guesses (struct bband.next) */
+	int unsorted;                 /* a census before the one before it */
+	int backwards;                /* ... after a merge: clamped, warned once */
+	/* bands */
 	struct bband *bands;
 	size_t n_bands, cap_bands;
 	size_t *bidx;                 /* open addressing: band index + 1 */
@@ -303,11 +324,16 @@ static int rehash(size_t **idx, size_t *cap, size_t n,
 
 static uint64_t band_hash(struct builder *b, size_t i)
 {
-	return hash_bytes(b->bands[i].key, strlen(b->bands[i].key));
+	return hash_bytes(b->bands[i].key, b->bands[i].klen);
 }
 
 static uint64_t ipe_hash(struct builder *b, size_t i) { return hash_u64(b->ipes[i].addr); }
 static uint64_t cc_hash(struct builder *b, size_t i) { return hash_u64(b->ccs[i].id); }
+
+static int key_is(const struct bband *bb, const char *key, size_t n)
+{
+	return bb->klen == n && memcmp(bb->key, key, n) == 0;
+}
 
 /* Index of the band called key (n bytes), created if new; <0 on ENOMEM. */
 static long band_find(struct builder *b, const char *key, size_t n)
@@ -317,8 +343,7 @@ static long band_find(struct builder *b, const char *key, size_t n)
 		return -ENOMEM;
 	size_t h = (size_t)hash_bytes(key, n) & (b->bidx_cap - 1);
 	while (b->bidx[h]) {
-		struct bband *bb = &b->bands[b->bidx[h] - 1];
-		if (strncmp(bb->key, key, n) == 0 && bb->key[n] == 0)
+		if (key_is(&b->bands[b->bidx[h] - 1], key, n))
 			return (long)(b->bidx[h] - 1);
 		h = (h + 1) & (b->bidx_cap - 1);
 	}
@@ -327,35 +352,204 @@ static long band_find(struct builder *b, const char *key, size_t n)
 	char *k = dupn(key, n);
 	if (!k)
 		return -ENOMEM;
-	b->bands[b->n_bands] = (struct bband){k, NULL, 0, 0};
+	b->bands[b->n_bands] = (struct bband){.key = k, .klen = n, .next = -1};
 	b->bidx[h] = ++b->n_bands;
 	return (long)b->n_bands - 1;
 }
 
+/* Censuses list their bands in much the same order each time: guess the
+ * band that followed the previous one last time before hashing. */
+static long band_of_sample(struct builder *b, const char *key, size_t n)
+{
+	long guess = b->last < 0 ? b->first : b->bands[b->last].next;
+	long i = guess >= 0 && key_is(&b->bands[guess], key, n) ? guess : band_find(b, key, n);
+	if (i < 0)
+		return i;
+	if (b->last < 0)
+		b->first = i;
+	else
+		b->bands[b->last].next = i;
+	b->last = i;
+	return i;
+}
+
+/* Slots full: merge neighbours, every band and the times alike. */
+static void merge_slots(struct builder *b)
+{
+	for (size_t k = 0; k < b->n_bands; k++) {
+		struct bband *bb = &b->bands[k];
+		for (size_t i = 0; 2 * i < bb->n; i++)
+			bb->vals[i] = bb->vals[2 * i] + (2 * i + 1 < bb->n ? bb->vals[2 * i + 1] : 0);
+		bb->n = (bb->n + 1) / 2;
+	}
+	for (size_t i = 0; 2 * i < b->n_slots; i++) {
+		b->slot_t[i] = b->slot_t[2 * i] + b->slot_t[2 * i + 1];
+		b->slot_n[i] = b->slot_n[2 * i] + b->slot_n[2 * i + 1];
+	}
+	b->n_slots /= 2;
+	for (size_t i = b->n_slots; i < LK_PROFILE_SAMPLES_MAX; i++)
+		b->slot_t[i] = b->slot_n[i] = 0;
+	b->stride *= 2;
+}
+
+/* Add v to slot s of band bb (the slots before it that the band missed
+ * are 0). */
+static int slot_add(struct bband *bb, size_t s, double v)
+{
+	if (grow(&bb->vals, &bb->cap, s + 1, sizeof(double)))
+		return -ENOMEM;
+	while (bb->n <= s)
+		bb->vals[bb->n++] = 0;
+	bb->vals[s] += v;
+	return 0;
+}
+
+struct slot_order { double t; size_t i; };
+
+static int by_slot_time(const void *pa, const void *pb)
+{
+	const struct slot_order *a = pa, *b = pb;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Censuses came out of time order while every slot still held one census:
+ * put the slots in time order (the same permutation for every band) and
+ * fold the sums again from those exact values. */
+static int refold_sorted(struct builder *b)
+{
+	size_t ns = b->n_slots;
+	struct slot_order *ord = malloc((ns ? ns : 1) * sizeof(*ord));
+	double *tmp = malloc((ns ? ns : 1) * sizeof(double));
+	if (!ord || !tmp || grow(&b->active, &b->cap_active, b->n_bands, sizeof(size_t))) {
+		free(ord);
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ns; i++)
+		ord[i] = (struct slot_order){b->slot_t[i], i};
+	qsort(ord, ns, sizeof(*ord), by_slot_time);
+	for (size_t i = 0; i < ns; i++)
+		b->slot_t[i] = ord[i].t;
+	b->census = (struct lk_census_sums){0};
+	b->n_active = 0;
+	int rc = 0;
+	for (size_t k = 0; k < b->n_bands; k++) {
+		struct bband *bb = &b->bands[k];
+		struct lk_census_sums c = {0};
+		if ((rc = slot_add(bb, ns - 1, 0)))  /* every slot set */
+			break;
+		for (size_t i = 0; i < ns; i++)
+			tmp[i] = bb->vals[ord[i].i];
+		memcpy(bb->vals, tmp, ns * sizeof(double));
+		bb->sums = (struct lk_band_sums){0};
+		for (size_t i = 0; i < ns; i++) {
+			if (bb->vals[i] != 0 || bb->sums.last != 0)
+				lk_band_sums_add(&bb->sums, &c, b->slot_t[i], bb->vals[i]);
+			lk_census_sums_add(&c, b->slot_t[i]);
+		}
+		if (bb->sums.last != 0)
+			b->active[b->n_active++] = k;
+	}
+	for (size_t i = 0; i < ns; i++)
+		lk_census_sums_add(&b->census, b->slot_t[i]);
+	b->unsorted = 0;
+	free(ord);
+	free(tmp);
+	return rc;
+}
+
+/* The open census is complete: fold it into the sums and the slots. */
+static int close_census(struct builder *b)
+{
+	double t = b->open_t;
+	int rc;
+	if (!b->slot_t) {
+		b->slot_t = calloc(LK_PROFILE_SAMPLES_MAX, sizeof(double));
+		b->slot_n = calloc(LK_PROFILE_SAMPLES_MAX, sizeof(double));
+		if (!b->slot_t || !b->slot_n)
+			return -ENOMEM;
+		b->stride = 1;
+	}
+	size_t s = b->census.n / b->stride;
+	if (s == LK_PROFILE_SAMPLES_MAX) {
+		if (b->unsorted && (rc = refold_sorted(b)))
+			return rc;
+		merge_slots(b);
+		s = b->census.n / b->stride;
+	}
+	if (b->census.n > 0 && t < b->census.t_prev) {
+		/* GHC writes censuses in time order. Out of order, the first
+		 * LK_PROFILE_SAMPLES_MAX are sorted; later ones are drawn at
+		 * the time of the one before. */
+		if (b->stride == 1) {
+			b->unsorted = 1;
+		} else {
+			if (!b->backwards &&
+			    (rc = warn(b->tl, fmt("census at %.3f s is earlier than the one "
+						  "before (%.3f s): taken at that time", t,
+						  b->census.t_prev))))
+				return rc;
+			b->backwards = 1;
+			t = b->census.t_prev;
+		}
+	}
+	size_t this = b->census.n + 1;
+	for (size_t i = 0; i < b->n_touched; i++) {
+		struct bband *bb = &b->bands[b->touched[i]];
+		lk_band_sums_add(&bb->sums, &b->census, t, bb->cur);
+		if (slot_add(bb, s, bb->cur))
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < b->n_active; i++) {
+		struct bband *bb = &b->bands[b->active[i]];
+		if (bb->census != this)
+			lk_band_sums_add(&bb->sums, &b->census, t, 0);
+	}
+	lk_census_sums_add(&b->census, t);
+	b->slot_t[s] += t;
+	b->slot_n[s] += 1;
+	b->n_slots = s + 1;
+	size_t *swap = b->active, cap = b->cap_active;
+	b->active = b->touched, b->cap_active = b->cap_touched;
+	b->n_active = b->n_touched;
+	b->touched = swap, b->cap_touched = cap;
+	b->n_touched = 0;
+	b->open = 0;
+	return 0;
+}
+
 static int new_sample(struct builder *b, uint64_t t_ns)
 {
-	if (grow(&b->times, &b->cap_samples, b->n_samples + 1, sizeof(double)))
-		return -ENOMEM;
-	b->times[b->n_samples] = (double)t_ns / 1e9;
-	b->cur = (long)b->n_samples++;
+	int rc;
+	if (b->open && (rc = close_census(b)))
+		return rc;
+	b->open = 1;
+	b->open_t = (double)t_ns / 1e9;
+	b->last = -1;
 	return 0;
 }
 
 static int add_value(struct builder *b, uint64_t t_ns, const char *key, size_t n,
 		     double bytes)
 {
-	if (b->cur < 0 && new_sample(b, t_ns))
+	if (!b->open && new_sample(b, t_ns))
 		return -ENOMEM;
-	long i = band_find(b, key, n);
+	long i = band_of_sample(b, key, n);
 	if (i < 0)
 		return (int)i;
 	struct bband *bb = &b->bands[i];
-	size_t s = (size_t)b->cur;
-	if (grow(&bb->vals, &bb->cap, s + 1, sizeof(double)))
+	size_t this = b->census.n + 1;
+	if (bb->census == this) {
+		bb->cur += bytes;
+		return 0;
+	}
+	if (grow(&b->touched, &b->cap_touched, b->n_touched + 1, sizeof(*b->touched)))
 		return -ENOMEM;
-	while (bb->n <= s)
-		bb->vals[bb->n++] = 0;
-	bb->vals[s] += bytes;
+	b->touched[b->n_touched++] = (size_t)i;
+	bb->census = this;
+	bb->cur = bytes;
 	return 0;
 }
 
@@ -574,8 +768,7 @@ static int on_event(struct builder *b, const struct lk_eventlog_event *ev)
 	case LK_EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
 		return len >= 16 ? new_sample(b, be64(p + 8)) : 0;
 	case LK_EV_HEAP_PROF_SAMPLE_END:
-		b->cur = -1;
-		return 0;
+		return b->open ? close_census(b) : 0;
 	case LK_EV_HEAP_PROF_SAMPLE_STRING: {
 		if (len < 10)
 			return 0;
@@ -727,16 +920,6 @@ static int unique_ids(struct lk_timeline *tl)
 	return 0;
 }
 
-struct order { double t; size_t i; };
-
-static int by_order(const void *pa, const void *pb)
-{
-	const struct order *a = pa, *b = pb;
-	if (a->t != b->t)
-		return a->t < b->t ? -1 : 1;
-	return (a->i > b->i) - (a->i < b->i);
-}
-
 static int by_marker(const void *pa, const void *pb)
 {
 	const struct lk_marker *a = pa, *b = pb;
@@ -746,22 +929,18 @@ static int by_marker(const void *pa, const void *pb)
 static int finish(struct builder *b)
 {
 	struct lk_timeline *tl = b->tl;
-	size_t ns = b->n_samples;
 	int rc;
-
-	/* samples in time order: a permutation applied to every band */
-	struct order *ord = malloc((ns ? ns : 1) * sizeof(*ord));
+	if (b->open && (rc = close_census(b)))
+		return rc;
+	if (b->unsorted && (rc = refold_sorted(b)))
+		return rc;
+	size_t ns = b->n_slots;
 	tl->times = malloc((ns ? ns : 1) * sizeof(double));
 	tl->bands = calloc(b->n_bands ? b->n_bands : 1, sizeof(*tl->bands));
-	if (!ord || !tl->times || !tl->bands) {
-		free(ord);
+	if (!tl->times || !tl->bands)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < ns; i++)
-		ord[i] = (struct order){b->times[i], i};
-	qsort(ord, ns, sizeof(*ord), by_order);
-	for (size_t i = 0; i < ns; i++)
-		tl->times[i] = ord[i].t;
+		tl->times[i] = b->slot_t[i] / b->slot_n[i];
 	tl->n_samples = ns;
 	for (size_t k = 0; k < b->n_bands; k++) {
 		struct bband *bb = &b->bands[k];
@@ -770,18 +949,17 @@ static int finish(struct builder *b)
 		if (!v || !label) {
 			free(v);
 			free(label);
-			free(ord);
 			return -ENOMEM;
 		}
-		for (size_t i = 0; i < ns; i++)
-			v[i] = ord[i].i < bb->n ? bb->vals[ord[i].i] : 0;
+		for (size_t i = 0; i < bb->n; i++)
+			v[i] = bb->vals[i] / b->slot_n[i];
 		tl->bands[k].id = bb->key;
 		tl->bands[k].label = label;
 		tl->bands[k].values = v;
+		lk_band_sums_stats(&bb->sums, &b->census, &tl->bands[k].stats);
 		bb->key = NULL;
 		tl->n_bands++;
 	}
-	free(ord);
 
 	if (b->have_breakdown && b->breakdown == 8) {
 		static const char *const cols[] = {"description", "closure type", "type",
@@ -811,13 +989,16 @@ static int finish(struct builder *b)
 	if (ns == 0 && (rc = warn(tl, strdup("no heap profile samples: run the program with "
 					     "+RTS -l -hT (or -hi, -hc, ...)"))))
 		return rc;
-	lk_timeline_finish(tl);
+	lk_timeline_sort(tl);
 	return 0;
 }
 
 static void builder_release(struct builder *b)
 {
-	free(b->times);
+	free(b->slot_t);
+	free(b->slot_n);
+	free(b->touched);
+	free(b->active);
 	for (size_t i = 0; i < b->n_bands; i++) {
 		free(b->bands[i].key);
 		free(b->bands[i].vals);
@@ -859,7 +1040,7 @@ int lk_profile_read(FILE *f, const struct lk_profile_options *opt,
 	int rc = lk_eventlog_open(f, &r);
 	if (rc)
 		return rc;
-	struct builder b = {.opt = opt ? opt : &defaults, .tl = tl, .cur = -1};
+	struct builder b = {.opt = opt ? opt : &defaults, .tl = tl, .first = -1, .last = -1};
 	lk_eventlog_want_only(r, wanted_events, sizeof(wanted_events) / sizeof(wanted_events[0]));
 	while ((rc = lk_eventlog_next(r, &ev)) == 1)
 		if ((rc = on_event(&b, &ev)) < 0)

@@ -3,9 +3,12 @@
  * written by eventlog_writer.h: a good file, every kind of damage the
  * format notes describe (truncation anywhere, undeclared ids, sizes past
  * the end, GHC 9.6's over-declared IPE, no end marker), unknown declared
- * events, several capabilities out of time order, -hi, -hc and -hb.
+ * events, several capabilities out of time order, -hi, -hc and -hb, and a
+ * run of more censuses than the points a band keeps.
  */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -435,6 +438,76 @@ static int write_seeds(const char *dir)
 	return 0;
 }
 
+static int stats_near(const struct lk_band_stats *a, const struct lk_band_stats *b)
+{
+	double tol = 1e-9 * (1 + b->peak);
+	return fabs(a->integrated - b->integrated) <= 1e-9 * (1 + fabs(b->integrated)) &&
+	       a->peak == b->peak && fabs(a->mean - b->mean) <= tol &&
+	       fabs(a->stddev - b->stddev) <= tol && fabs(a->slope - b->slope) <= tol &&
+	       fabs(a->intercept - b->intercept) <= tol * 1e3 && fabs(a->fit - b->fit) <= 1e-9;
+}
+
+/* 3000 censuses (the 11th written before the 10th): a band keeps at most
+ * LK_PROFILE_SAMPLES_MAX points, means of 4 censuses here, while its
+ * statistics are those of all 3000 values. Read from a real file (mapped). */
+static void test_long_run(void)
+{
+	enum { N = 3000 };
+	static double t[N], grow[N], blip[N], late[N];
+	struct elw w = {0};
+	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
+	size_t g = elw_block(&w, 0, 0xFFFF);
+	elw_prof_begin(&w, 0, 7, S);
+	for (int k = 0; k < N; k++) {
+		int i = k == 9 ? 10 : k == 10 ? 9 : k;
+		uint64_t ns = (uint64_t)(i + 1) * S + (uint64_t)(i % 7) * (S / 10);
+		t[i] = (double)ns / 1e9;
+		grow[i] = 1000.0 * i;
+		blip[i] = i == 1500 ? 1e6 : 0;
+		late[i] = i >= 2000 ? 500 : 0;
+		elw_sample_begin(&w, ns);
+		if (i >= 2000)
+			elw_sample_string(&w, ns, "LATE", 500);
+		elw_sample_string(&w, ns, "GROW", (uint64_t)grow[i]);
+		if (i == 1500)
+			elw_sample_string(&w, ns, "BLIP", 1000000);
+		elw_sample_end(&w, ns);
+	}
+	elw_block_end(&w, g);
+	elw_end(&w);
+	FILE *f = tmpfile();
+	struct lk_timeline tl;
+	struct lk_profile_stats st;
+	int rc = -1;
+	if (f && fwrite(w.b, 1, w.n, f) == w.n && fseek(f, 0, SEEK_SET) == 0)
+		rc = lk_profile_read(f, NULL, &tl, &st);
+	if (f)
+		fclose(f);
+	ok(rc == 0 && tl.n_samples == N / 4 && tl.n_warnings == 0,
+	   "long run: %d censuses drawn as %zu points", N, rc == 0 ? tl.n_samples : 0);
+	if (rc)
+		return;
+	const struct lk_band *bg = band(&tl, "GROW"), *bb = band(&tl, "BLIP"), *bl = band(&tl, "LATE");
+	int means = bg && bb && bl;
+	for (size_t k = 0; means && k < tl.n_samples; k++) {
+		double tm = (t[4 * k] + t[4 * k + 1] + t[4 * k + 2] + t[4 * k + 3]) / 4;
+		means = fabs(tl.times[k] - tm) < 1e-9 && bg->values[k] == 1000.0 * (4 * k + 1.5) &&
+			bb->values[k] == (k == 375 ? 250000 : 0) &&
+			bl->values[k] == (k >= 500 ? 500 : 0);
+	}
+	ok(means, "long run: each point is the mean of its 4 censuses, in time order");
+	struct lk_band_stats eg, eb, el;
+	lk_band_stats_compute(t, grow, N, &eg);
+	lk_band_stats_compute(t, blip, N, &eb);
+	lk_band_stats_compute(t, late, N, &el);
+	ok(means && stats_near(&bg->stats, &eg) && stats_near(&bb->stats, &eb) &&
+	   stats_near(&bl->stats, &el) && bb->stats.peak == 1e6,
+	   "long run: statistics over all censuses (GROW slope %g, expected %g)",
+	   bg ? bg->stats.slope : 0, eg.slope);
+	lk_timeline_release(&tl);
+	free(w.b);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
@@ -445,5 +518,6 @@ int main(int argc, char **argv)
 	test_ipe();
 	test_multicap();
 	test_cost_centres();
+	test_long_run();
 	return tap_done();
 }
