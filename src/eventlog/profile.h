@@ -28,7 +28,9 @@
 #include "analyze/timeline.h"
 
 #define LK_PROFILE_SERIES_MAX 8192
+#ifndef LK_PROFILE_SAMPLES_MAX
 #define LK_PROFILE_SAMPLES_MAX 1024  /* drawn points per band; a power of 2 */
+#endif
 
 struct lk_profile_options {
 	int messages;        /* 1: USER_MSG (traceEvent) text becomes markers too */

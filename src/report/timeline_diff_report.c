@@ -66,6 +66,12 @@ int lk_timeline_diff_write_json(const struct lk_timeline_diff *d, FILE *out)
 		lk_json_string(out, r->id);
 		fputs(",\"label\":", out);
 		lk_json_string(out, r->label);
+		if (r->after_id) {
+			fputs(",\"after_id\":", out);
+			lk_json_string(out, r->after_id);
+			fputs(",\"after_label\":", out);
+			lk_json_string(out, r->after_label);
+		}
 		fprintf(out, ",\"side\":\"%s\"", side_name(r->side));
 		if (r->side != LK_DIFF_AFTER_ONLY)
 			side_stats(out, "before", &r->before);
