@@ -16,8 +16,8 @@ void lk_band_sums_add(struct lk_band_sums *s, const struct lk_census_sums *c,
 {
 	if (c->n > 0) {
 		long double dt = (long double)t - c->t_prev, a = s->last, b = v;
-		s->area += dt * (a + b) / 2;
-		s->sq += dt * (a * a + a * b + b * b) / 3;
+		s->area2 += dt * (a + b);
+		s->sq3 += dt * (a * a + a * b + b * b);
 	}
 	long double tr = c->n > 0 ? (long double)t - c->t0 : 0;
 	s->sv += v;
@@ -55,11 +55,12 @@ void lk_band_sums_stats(const struct lk_band_sums *s, const struct lk_census_sum
 	long double n = (long double)c->n, span = (long double)c->t_prev - c->t0;
 	long double vm = s->sv / n;
 	out->peak = s->peak;
-	out->integrated = (double)s->area;
+	long double area = s->area2 / 2, sq = s->sq3 / 3;
+	out->integrated = (double)area;
 	if (span > 0) {
 		/* sum dt ((a-m)^2 + (a-m)(b-m) + (b-m)^2) / 3 = sq - area^2 / span */
-		out->mean = (double)(s->area / span);
-		out->stddev = (double)sqrtl(spread(s->sq, s->area * s->area / span) / span);
+		out->mean = (double)(area / span);
+		out->stddev = (double)sqrtl(spread(sq, area * area / span) / span);
 	} else {
 		out->mean = (double)vm;
 		out->stddev = (double)sqrtl(spread(s->svv, n * vm * vm) / n);

@@ -28,7 +28,7 @@ struct lk_census_sums {
 struct lk_band_sums {
 	double last;                /* value at the latest census */
 	double peak;
-	long double area, sq;       /* sum dt (a + b) / 2, sum dt (a^2 + a b + b^2) / 3 */
+	long double area2, sq3;     /* sum dt (a + b), sum dt (a^2 + a b + b^2) */
 	long double sv, stv, svv;   /* sum v, sum (t - t0) v, sum v^2 */
 };
 

@@ -10,8 +10,11 @@
  * slots, each the mean of `stride` consecutive censuses: when the slots are
  * full, neighbours merge and the stride doubles. So memory is bands x slots
  * whatever the length of the run, and files of up to that many censuses
- * keep every value. A census only visits the bands it mentions, and those
- * of the census before (to close them at 0). Never prints.
+ * keep every value. A slot holds one row of values indexed by band, as
+ * wide as the number of bands when it was last written (later bands are 0
+ * there): a census writes to one row, not to one array per band. A census
+ * only visits the bands it mentions, and those of the census before (to
+ * close them at 0). Never prints.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -113,8 +116,13 @@ struct bband {
 	size_t census;    /* 1 + the census whose value `cur` is; 0 none */
 	double cur;       /* bytes at that census, summed over its samples */
 	struct lk_band_sums sums;
-	double *vals;     /* sums of values per slot, [0..n) set, n <= n_slots */
-	size_t n, cap;
+};
+
+/* Censuses [i * stride, (i + 1) * stride) of the run, summed. */
+struct slot {
+	double t, n;      /* sum of census times; censuses */
+	double *v;        /* sum of values by band index, [0..w); 0 beyond */
+	size_t w;
 };
 
 struct ipe {
@@ -143,7 +151,7 @@ struct builder {
 	int open;                     /* a census is being filled */
 	double open_t;                /* its time, seconds */
 	struct lk_census_sums census; /* the closed ones */
-	double *slot_t, *slot_n;      /* per slot: sum of census times, censuses */
+	struct slot *slots;           /* LK_PROFILE_SAMPLES_MAX of them */
 	size_t n_slots, stride;
 	size_t *touched, n_touched, cap_touched;  /* bands of the open census */
 	size_t *active, n_active, cap_active;     /* bands not 0 at the last one */
@@ -373,35 +381,47 @@ static long band_of_sample(struct builder *b, const char *key, size_t n)
 	return i;
 }
 
-/* Slots full: merge neighbours, every band and the times alike. */
-static void merge_slots(struct builder *b)
+/* Make slot s at least w bands wide. */
+static int widen(struct slot *sl, size_t w)
 {
-	for (size_t k = 0; k < b->n_bands; k++) {
-		struct bband *bb = &b->bands[k];
-		for (size_t i = 0; 2 * i < bb->n; i++)
-			bb->vals[i] = bb->vals[2 * i] + (2 * i + 1 < bb->n ? bb->vals[2 * i + 1] : 0);
-		bb->n = (bb->n + 1) / 2;
-	}
-	for (size_t i = 0; 2 * i < b->n_slots; i++) {
-		b->slot_t[i] = b->slot_t[2 * i] + b->slot_t[2 * i + 1];
-		b->slot_n[i] = b->slot_n[2 * i] + b->slot_n[2 * i + 1];
-	}
-	b->n_slots /= 2;
-	for (size_t i = b->n_slots; i < LK_PROFILE_SAMPLES_MAX; i++)
-		b->slot_t[i] = b->slot_n[i] = 0;
-	b->stride *= 2;
+	if (sl->w >= w)
+		return 0;
+	double *v = realloc(sl->v, w * sizeof(double));
+	if (!v)
+		return -ENOMEM;
+	memset(v + sl->w, 0, (w - sl->w) * sizeof(double));
+	sl->v = v;
+	sl->w = w;
+	return 0;
 }
 
-/* Add v to slot s of band bb (the slots before it that the band missed
- * are 0). */
-static int slot_add(struct bband *bb, size_t s, double v)
+/* Slots full: merge neighbours, values and times alike. */
+static int merge_slots(struct builder *b)
 {
-	if (grow(&bb->vals, &bb->cap, s + 1, sizeof(double)))
-		return -ENOMEM;
-	while (bb->n <= s)
-		bb->vals[bb->n++] = 0;
-	bb->vals[s] += v;
+	struct slot *sl = b->slots;
+	for (size_t i = 0; 2 * i < b->n_slots; i++) {
+		struct slot x = sl[2 * i], y = sl[2 * i + 1];
+		if (widen(&x, y.w)) {
+			sl[2 * i] = x;
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < y.w; k++)
+			x.v[k] += y.v[k];
+		free(y.v);
+		sl[2 * i + 1] = (struct slot){0};
+		x.t += y.t;
+		x.n += y.n;
+		sl[2 * i] = (struct slot){0};
+		sl[i] = x;
+	}
+	b->n_slots /= 2;
+	b->stride *= 2;
 	return 0;
+}
+
+static double slot_value(const struct slot *sl, size_t band)
+{
+	return band < sl->w ? sl->v[band] : 0;
 }
 
 struct slot_order { double t; size_t i; };
@@ -415,49 +435,45 @@ static int by_slot_time(const void *pa, const void *pb)
 }
 
 /* Censuses came out of time order while every slot still held one census:
- * put the slots in time order (the same permutation for every band) and
- * fold the sums again from those exact values. */
+ * put the slots in time order and fold the sums again from those exact
+ * values. */
 static int refold_sorted(struct builder *b)
 {
 	size_t ns = b->n_slots;
 	struct slot_order *ord = malloc((ns ? ns : 1) * sizeof(*ord));
-	double *tmp = malloc((ns ? ns : 1) * sizeof(double));
+	struct slot *tmp = malloc((ns ? ns : 1) * sizeof(*tmp));
 	if (!ord || !tmp || grow(&b->active, &b->cap_active, b->n_bands, sizeof(size_t))) {
 		free(ord);
 		free(tmp);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < ns; i++)
-		ord[i] = (struct slot_order){b->slot_t[i], i};
+		ord[i] = (struct slot_order){b->slots[i].t, i};
 	qsort(ord, ns, sizeof(*ord), by_slot_time);
 	for (size_t i = 0; i < ns; i++)
-		b->slot_t[i] = ord[i].t;
+		tmp[i] = b->slots[ord[i].i];
+	memcpy(b->slots, tmp, ns * sizeof(*tmp));
 	b->census = (struct lk_census_sums){0};
 	b->n_active = 0;
-	int rc = 0;
 	for (size_t k = 0; k < b->n_bands; k++) {
 		struct bband *bb = &b->bands[k];
 		struct lk_census_sums c = {0};
-		if ((rc = slot_add(bb, ns - 1, 0)))  /* every slot set */
-			break;
-		for (size_t i = 0; i < ns; i++)
-			tmp[i] = bb->vals[ord[i].i];
-		memcpy(bb->vals, tmp, ns * sizeof(double));
 		bb->sums = (struct lk_band_sums){0};
 		for (size_t i = 0; i < ns; i++) {
-			if (bb->vals[i] != 0 || bb->sums.last != 0)
-				lk_band_sums_add(&bb->sums, &c, b->slot_t[i], bb->vals[i]);
-			lk_census_sums_add(&c, b->slot_t[i]);
+			double v = slot_value(&b->slots[i], k);
+			if (v != 0 || bb->sums.last != 0)
+				lk_band_sums_add(&bb->sums, &c, b->slots[i].t, v);
+			lk_census_sums_add(&c, b->slots[i].t);
 		}
 		if (bb->sums.last != 0)
 			b->active[b->n_active++] = k;
 	}
 	for (size_t i = 0; i < ns; i++)
-		lk_census_sums_add(&b->census, b->slot_t[i]);
+		lk_census_sums_add(&b->census, b->slots[i].t);
 	b->unsorted = 0;
 	free(ord);
 	free(tmp);
-	return rc;
+	return 0;
 }
 
 /* The open census is complete: fold it into the sums and the slots. */
@@ -465,18 +481,15 @@ static int close_census(struct builder *b)
 {
 	double t = b->open_t;
 	int rc;
-	if (!b->slot_t) {
-		b->slot_t = calloc(LK_PROFILE_SAMPLES_MAX, sizeof(double));
-		b->slot_n = calloc(LK_PROFILE_SAMPLES_MAX, sizeof(double));
-		if (!b->slot_t || !b->slot_n)
+	if (!b->slots) {
+		if (!(b->slots = calloc(LK_PROFILE_SAMPLES_MAX, sizeof(*b->slots))))
 			return -ENOMEM;
 		b->stride = 1;
 	}
 	size_t s = b->census.n / b->stride;
 	if (s == LK_PROFILE_SAMPLES_MAX) {
-		if (b->unsorted && (rc = refold_sorted(b)))
+		if ((b->unsorted && (rc = refold_sorted(b))) || (rc = merge_slots(b)))
 			return rc;
-		merge_slots(b);
 		s = b->census.n / b->stride;
 	}
 	if (b->census.n > 0 && t < b->census.t_prev) {
@@ -495,12 +508,14 @@ static int close_census(struct builder *b)
 			t = b->census.t_prev;
 		}
 	}
+	struct slot *sl = &b->slots[s];
+	if (b->n_touched && widen(sl, b->n_bands))
+		return -ENOMEM;
 	size_t this = b->census.n + 1;
 	for (size_t i = 0; i < b->n_touched; i++) {
 		struct bband *bb = &b->bands[b->touched[i]];
 		lk_band_sums_add(&bb->sums, &b->census, t, bb->cur);
-		if (slot_add(bb, s, bb->cur))
-			return -ENOMEM;
+		sl->v[b->touched[i]] += bb->cur;
 	}
 	for (size_t i = 0; i < b->n_active; i++) {
 		struct bband *bb = &b->bands[b->active[i]];
@@ -508,8 +523,8 @@ static int close_census(struct builder *b)
 			lk_band_sums_add(&bb->sums, &b->census, t, 0);
 	}
 	lk_census_sums_add(&b->census, t);
-	b->slot_t[s] += t;
-	b->slot_n[s] += 1;
+	sl->t += t;
+	sl->n += 1;
 	b->n_slots = s + 1;
 	size_t *swap = b->active, cap = b->cap_active;
 	b->active = b->touched, b->cap_active = b->cap_touched;
@@ -940,7 +955,7 @@ static int finish(struct builder *b)
 	if (!tl->times || !tl->bands)
 		return -ENOMEM;
 	for (size_t i = 0; i < ns; i++)
-		tl->times[i] = b->slot_t[i] / b->slot_n[i];
+		tl->times[i] = b->slots[i].t / b->slots[i].n;
 	tl->n_samples = ns;
 	for (size_t k = 0; k < b->n_bands; k++) {
 		struct bband *bb = &b->bands[k];
@@ -951,8 +966,8 @@ static int finish(struct builder *b)
 			free(label);
 			return -ENOMEM;
 		}
-		for (size_t i = 0; i < bb->n; i++)
-			v[i] = bb->vals[i] / b->slot_n[i];
+		for (size_t i = 0; i < ns; i++)
+			v[i] = slot_value(&b->slots[i], k) / b->slots[i].n;
 		tl->bands[k].id = bb->key;
 		tl->bands[k].label = label;
 		tl->bands[k].values = v;
@@ -995,13 +1010,13 @@ static int finish(struct builder *b)
 
 static void builder_release(struct builder *b)
 {
-	free(b->slot_t);
-	free(b->slot_n);
+	for (size_t i = 0; b->slots && i < LK_PROFILE_SAMPLES_MAX; i++)
+		free(b->slots[i].v);
+	free(b->slots);
 	free(b->touched);
 	free(b->active);
 	for (size_t i = 0; i < b->n_bands; i++) {
 		free(b->bands[i].key);
-		free(b->bands[i].vals);
 	}
 	free(b->bands);
 	free(b->bidx);

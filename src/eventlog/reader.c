@@ -1,11 +1,10 @@
 /*
  * reader.c - streaming GHC eventlog reader (see reader.h).
  *
- * Two ways to hold the bytes: a regular file is mapped whole (read-only)
- * and the pages already read are given back every RELEASE_STEP bytes, so
- * resident memory stays flat; anything else (a pipe, fmemopen) goes
- * through one buffer of READ_BUF bytes that slides over the file: an event
- * is at most 12 + 65535 bytes, so it always fits.
+ * Owns one buffer of READ_BUF bytes that slides over the file: an event is
+ * at most 12 + 65535 bytes, so it always fits. (Mapping the file instead
+ * measured no faster: page-table work costs what the copy saves;
+ * docs/performance.md.)
  *
  * The hot loop is skip_fast(): events of a fixed-size type the caller did
  * not ask for (lk_eventlog_want_only) are stepped over inside the bytes at
@@ -19,14 +18,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 
 #include "common/error.h"
 #include "eventlog/reader.h"
 
-#define READ_BUF (1024u * 1024u)
-#define RELEASE_STEP (16u << 20)  /* mapped bytes read between two releases */
+#define READ_BUF (256u * 1024u)
 #define NAME_MAX_KEPT 255u
 
 #define TAG_HDRB 0x68647262u
@@ -44,12 +40,10 @@ struct type_name {
 
 struct lk_eventlog {
 	FILE *f;
-	uint8_t *buf;         /* the read buffer, or the whole mapped file */
+	uint8_t *buf;
 	size_t pos, len;      /* unread bytes are buf[pos..len) */
 	uint64_t base;        /* file offset of buf[0] */
 	int eof;
-	int mapped;           /* 1: buf is the file, mapped; len its size */
-	size_t released;      /* mapped: pages before buf + released given back */
 	int err;              /* sticky error of lk_eventlog_next() */
 	int ended;
 	uint16_t cap;
@@ -74,13 +68,9 @@ static uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p
 
 static uint64_t offset_of(const struct lk_eventlog *r) { return r->base + r->pos; }
 
-/* Make n bytes available at buf[pos]. 0: yes; 1: the file ends before. */
-static int fill(struct lk_eventlog *r, size_t n)
+/* fill() when the bytes at hand are too few. */
+static int refill(struct lk_eventlog *r, size_t n)
 {
-	if (r->len - r->pos >= n)
-		return 0;
-	if (r->mapped)
-		return 1;
 	if (r->pos > 0) {
 		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
 		r->base += r->pos;
@@ -97,6 +87,12 @@ static int fill(struct lk_eventlog *r, size_t n)
 		}
 	}
 	return r->len >= n ? 0 : 1;
+}
+
+/* Make n bytes available at buf[pos]. 0: yes; 1: the file ends before. */
+static inline int fill(struct lk_eventlog *r, size_t n)
+{
+	return r->len - r->pos >= n ? 0 : refill(r, n);
 }
 
 static int skip(struct lk_eventlog *r, uint64_t n)
@@ -138,7 +134,7 @@ static int read_u32(struct lk_eventlog *r, uint32_t *v)
 static int expect_tag(struct lk_eventlog *r, uint32_t tag, const char *what)
 {
 	uint64_t at = offset_of(r);
-	uint32_t v;
+	uint32_t v = 0;
 	int rc = read_u32(r, &v);
 	if (rc)
 		return rc;
@@ -240,37 +236,6 @@ static int read_header(struct lk_eventlog *r)
 	return expect_tag(r, TAG_DATB, "'datb'");
 }
 
-/* Map f whole when it is a non-empty regular file read from its start;
- * 0: mapped, 1: use the read buffer instead. */
-static int try_map(struct lk_eventlog *r)
-{
-	struct stat sb;
-	int fd = fileno(r->f);
-	if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
-	    (uint64_t)sb.st_size > SIZE_MAX || ftello(r->f) != 0)
-		return 1;
-	void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (m == MAP_FAILED)
-		return 1;
-	madvise(m, (size_t)sb.st_size, MADV_SEQUENTIAL);
-	r->buf = m;
-	r->len = (size_t)sb.st_size;
-	r->eof = 1;
-	r->mapped = 1;
-	return 0;
-}
-
-/* Mapped: give back the pages wholly before buf + pos (they stay in the
- * page cache), so that resident memory does not follow the file size. */
-static void release_read(struct lk_eventlog *r)
-{
-	size_t page = 4096, upto = r->pos & ~(page - 1);
-	if (!r->mapped || upto < r->released + RELEASE_STEP)
-		return;
-	madvise(r->buf + r->released, upto - r->released, MADV_DONTNEED);
-	r->released = upto;
-}
-
 int lk_eventlog_open(FILE *f, struct lk_eventlog **out)
 {
 	struct lk_eventlog *r = calloc(1, sizeof(*r));
@@ -278,7 +243,7 @@ int lk_eventlog_open(FILE *f, struct lk_eventlog **out)
 		return -ENOMEM;
 	r->f = f;
 	r->cap = LK_EVENTLOG_NOCAP;
-	if (try_map(r) && !(r->buf = malloc(READ_BUF))) {
+	if (!(r->buf = malloc(READ_BUF))) {
 		free(r);
 		return -ENOMEM;
 	}
@@ -298,10 +263,7 @@ void lk_eventlog_close(struct lk_eventlog *r)
 	for (size_t i = 0; i < r->n_names; i++)
 		free(r->names[i].name);
 	free(r->names);
-	if (r->mapped)
-		munmap(r->buf, r->len);
-	else
-		free(r->buf);
+	free(r->buf);
 	free(r);
 }
 
@@ -361,34 +323,34 @@ static size_t ipe_length(const uint8_t *p, size_t avail)
 
 /* Step over the blindly skippable events (update_skip) that lie wholly in
  * buf[pos..len); stops at the first other event, or at the end of what is
- * at hand. Mapped, it stops every RELEASE_STEP bytes to give pages back. */
+ * at hand. */
 static void skip_fast(struct lk_eventlog *r)
 {
-	const uint8_t *b = r->buf, *last = NULL;
-	size_t pos = r->pos, end = r->len;
+	const uint8_t *b = r->buf;
+	size_t pos = r->pos, end = r->len, last = SIZE_MAX;
 	uint64_t count = 0;
-	if (r->mapped && end - pos > RELEASE_STEP)
-		end = pos + RELEASE_STEP;
 	while (end - pos >= 2) {
-		uint16_t type = be16(b + pos);
-		uint32_t n = r->skip[type];
+		uint16_t raw;  /* the type as it lies in the file, big-endian */
+		memcpy(&raw, b + pos, 2);
+		uint32_t n = r->skip[be16(b + pos)];
 		if (n == 0 || end - pos < n)
 			break;
 		/* A run of one type: the next position no longer waits for a
 		 * table load, so the loads of a run overlap. */
+		size_t start = pos;
+		uint16_t next;
 		do {
-			last = b + pos;
 			pos += n;
-			count++;
-		} while (end - pos >= n && be16(b + pos) == type);
+		} while (end - pos >= n && (memcpy(&next, b + pos, 2), next == raw));
+		count += (pos - start) / n;
+		last = pos - n;
 	}
-	if (last) {
-		r->last_time = be64(last + 2);
+	if (last != SIZE_MAX) {
+		r->last_time = be64(b + last + 2);
 		r->have_event = 1;
 		r->count += count;
 		r->pos = pos;
 	}
-	release_read(r);
 }
 
 /* The careful path for the event at pos: 1 with *ev filled, 0 at the end of

@@ -6,10 +6,9 @@
  * declarations), then each lk_eventlog_next() yields one event, or, after
  * lk_eventlog_want_only(), the next event of the types asked for: the
  * others are still checked (declared, complete) but stepped over in place.
- * Memory does not follow the size of the file: a regular file is mapped
- * and the pages read are given back as the reader moves on (the file must
- * not shrink while it is read); other input (pipes) goes through one
- * fixed-size buffer, bounded by the largest possible event (64 KiB payload).
+ * The reader holds one fixed-size buffer, whatever the size of the file:
+ * memory is bounded by the largest possible event (64 KiB payload), not by
+ * the input.
  *
  * What it checks: magic numbers and header structure, every event id is
  * declared in the header, every event fits in the file. Event types it does

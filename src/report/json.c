@@ -63,12 +63,25 @@ void lk_json_string(FILE *out, const char *str)
 	putc('"', out);
 }
 
+/* printf's "%lld" without printf: numbers are most of a timeline's JSON */
+static void write_integer(FILE *out, int64_t x)
+{
+	char buf[24], *p = buf + sizeof(buf);
+	uint64_t u = x < 0 ? -(uint64_t)x : (uint64_t)x;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (x < 0)
+		*--p = '-';
+	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), out);
+}
+
 void lk_json_number(FILE *out, double v)
 {
 	if (!isfinite(v))
 		fputs("null", out);
 	else if (fabs(v) < 9e15 && v == (double)(int64_t)v)
-		fprintf(out, "%lld", (long long)v);
+		write_integer(out, (int64_t)v);
 	else
 		fprintf(out, "%.17g", v);
 }

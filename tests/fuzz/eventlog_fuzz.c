@@ -2,14 +2,10 @@
  * eventlog_fuzz.c - libFuzzer target: arbitrary bytes through the eventlog
  * reader, the profile builder, the band statistics and the text, JSON and
  * diff writers. Build: make fuzz; run: build-fuzz/eventlog_fuzz CORPUS.
- * Seeds: build/unit/eventlog_test --write-seeds DIR. Inputs with bit 1 of
- * their size set are read from a memfd (a regular file: the reader maps
- * it), the others from fmemopen (the read-buffer path).
+ * Seeds: build/unit/eventlog_test --write-seeds DIR.
  */
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "analyze/timeline_diff.h"
 #include "eventlog/profile.h"
@@ -17,28 +13,13 @@
 
 static FILE *sink;
 
-static FILE *open_memfd(const uint8_t *data, size_t size)
-{
-	int fd = memfd_create("eventlog", 0);
-	if (fd < 0)
-		return NULL;
-	if (write(fd, data, size) != (ssize_t)size || lseek(fd, 0, SEEK_SET) != 0) {
-		close(fd);
-		return NULL;
-	}
-	FILE *f = fdopen(fd, "rb");
-	if (!f)
-		close(fd);
-	return f;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size == 0)
 		return 0;
 	if (!sink)
 		sink = fopen("/dev/null", "w");
-	FILE *f = (size & 2) ? open_memfd(data, size) : fmemopen((void *)data, size, "rb");
+	FILE *f = fmemopen((void *)data, size, "rb");
 	if (!f)
 		return 0;
 	struct lk_profile_options opt = {.messages = size & 1};
