@@ -63,7 +63,7 @@ void lk_json_string(FILE *out, const char *str)
 	putc('"', out);
 }
 
-/* printf's "%lld" without printf: numbers are most of a timeline's JSON */
+/* printf's "%lld" without printf */
 static void write_integer(FILE *out, int64_t x)
 {
 	char buf[24], *p = buf + sizeof(buf);
@@ -76,13 +76,51 @@ static void write_integer(FILE *out, int64_t x)
 	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), out);
 }
 
+/* Digits of u, at least min_width of them (zero-padded), ending at end;
+ * returns where they start. */
+static char *put_digits(char *end, uint64_t u, int min_width)
+{
+	char *p = end;
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) || end - p < min_width);
+	return p;
+}
+
+/* Numbers are most of a timeline's JSON: bytes (integers) and times
+ * (nanoseconds in seconds). Both are written exactly without printf: v is
+ * written as the decimal k / 10^9 when the double nearest that decimal is v
+ * itself, so that it reads back as v. 0: v is neither (printf it). */
+static int write_fast(FILE *out, double v)
+{
+	if (!(fabs(v) < 9e6))
+		return 0;
+	int64_t k = llround(v * 1e9);
+	if ((double)k / 1e9 != v)
+		return 0;
+	uint64_t u = k < 0 ? -(uint64_t)k : (uint64_t)k, frac = u % 1000000000u;
+	char buf[40], *end = buf + sizeof(buf), *p = end;
+	if (frac) {
+		int width = 9;
+		while (frac % 10 == 0)
+			frac /= 10, width--;  /* no trailing zeros */
+		p = put_digits(p, frac, width);
+		*--p = '.';
+	}
+	p = put_digits(p, u / 1000000000u, 1);
+	if (k < 0)
+		*--p = '-';
+	fwrite_unlocked(p, 1, (size_t)(end - p), out);
+	return 1;
+}
+
 void lk_json_number(FILE *out, double v)
 {
 	if (!isfinite(v))
 		fputs("null", out);
 	else if (fabs(v) < 9e15 && v == (double)(int64_t)v)
 		write_integer(out, (int64_t)v);
-	else
+	else if (!write_fast(out, v))
 		fprintf(out, "%.17g", v);
 }
 
