@@ -1001,6 +1001,11 @@ static int finish(struct builder *b)
 		return rc;
 	if (tl->n_markers > 1)
 		qsort(tl->markers, tl->n_markers, sizeof(*tl->markers), by_marker);
+	if (b->census.n && (rc = meta_set(tl, "censuses", fmt("%zu", b->census.n))))
+		return rc;
+	if (b->stride > 1 &&
+	    (rc = meta_set(tl, "points", fmt("%zu, each the mean of %zu censuses", ns, b->stride))))
+		return rc;
 	if (ns == 0 && (rc = warn(tl, strdup("no heap profile samples: run the program with "
 					     "+RTS -l -hT (or -hi, -hc, ...)"))))
 		return rc;

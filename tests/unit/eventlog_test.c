@@ -485,8 +485,11 @@ static void test_long_run(void)
 		rc = lk_profile_read(f, NULL, &tl, &st);
 	if (f)
 		fclose(f);
-	ok(rc == 0 && tl.n_samples == N / 4 && tl.n_warnings == 0,
-	   "long run: %d censuses drawn as %zu points", N, rc == 0 ? tl.n_samples : 0);
+	ok(rc == 0 && tl.n_samples == N / 4 && tl.n_warnings == 0 && meta(&tl, "censuses") &&
+	   strcmp(meta(&tl, "censuses"), "3000") == 0 && meta(&tl, "points") &&
+	   strcmp(meta(&tl, "points"), "750, each the mean of 4 censuses") == 0,
+	   "long run: %d censuses drawn as %zu points, both in the metadata", N,
+	   rc == 0 ? tl.n_samples : 0);
 	if (rc)
 		return;
 	const struct lk_band *bg = band(&tl, "GROW"), *bb = band(&tl, "BLIP"), *bl = band(&tl, "LATE");
