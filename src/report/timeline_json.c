@@ -9,15 +9,16 @@
 #include "report/json.h"
 #include "report/timeline_report.h"
 
+/* The bulk of the output: unlocked stdio (one writer per stream). */
 static void numbers(FILE *out, const double *v, size_t n)
 {
-	putc('[', out);
+	putc_unlocked('[', out);
 	for (size_t i = 0; i < n; i++) {
 		if (i)
-			putc(',', out);
+			putc_unlocked(',', out);
 		lk_json_number(out, v[i]);
 	}
-	putc(']', out);
+	putc_unlocked(']', out);
 }
 
 static void stats(FILE *out, const struct lk_band_stats *s)
