@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "eventlog/profile.h"
 #include "eventlog/reader.h"
+#include "report/timeline_report.h"
 #include "eventlog_writer.h"
 #include "tap.h"
 
@@ -598,6 +599,12 @@ static void test_hi_diff(void)
 	ok(bare && bare->side == LK_DIFF_BOTH && !bare->after_id && gone &&
 	   gone->side == LK_DIFF_BEFORE_ONLY && new && new->side == LK_DIFF_AFTER_ONLY,
 	   "-hi diff: no IPE pairs by address; the others are removed and added");
+	char text[4096] = "";
+	FILE *f = fmemopen(text, sizeof(text) - 1, "w");
+	lk_timeline_diff_write_text(&d, f, 0);
+	fclose(f);
+	ok(strstr(text, " sat_s1Ab_info -> sat_s1Bx_info\n") != NULL,
+	   "-hi diff: the text names the band before and after");
 	lk_timeline_diff_release(&d);
 	lk_timeline_release(&tb);
 	lk_timeline_release(&ta);
