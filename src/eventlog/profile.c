@@ -2,19 +2,9 @@
  * profile.c - build a timeline from a GHC eventlog heap profile (profile.h).
  *
  * One pass over the events with the streaming reader; the builder keeps
- * bands (hashed by key), the IPE and cost-centre tables for joining labels,
- * series decimated to a bounded size, and markers.
- *
- * Censuses: each band's statistics are running sums over every census
- * (analyze/band_sums.h); its drawn values are at most LK_PROFILE_SAMPLES_MAX
- * slots, each the mean of `stride` consecutive censuses: when the slots are
- * full, neighbours merge and the stride doubles. So memory is bands x slots
- * whatever the length of the run, and files of up to that many censuses
- * keep every value. A slot holds one row of values indexed by band, as
- * wide as the number of bands when it was last written (later bands are 0
- * there): a census writes to one row, not to one array per band. A census
- * only visits the bands it mentions, and those of the census before (to
- * close them at 0). Never prints.
+ * bands (hashed by key) and their values over the censuses (census.h, in
+ * bounded memory), the IPE and cost-centre tables for joining labels,
+ * series decimated to a bounded size, and markers. Never prints.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "analyze/band_sums.h"
 #include "common/error.h"
+#include "eventlog/census.h"
 #include "eventlog/profile.h"
 #include "eventlog/reader.h"
 
@@ -113,16 +103,6 @@ struct bband {
 	char *key;
 	size_t klen;
 	long next;        /* band that followed this one in the last census, -1 */
-	size_t census;    /* 1 + the census whose value `cur` is; 0 none */
-	double cur;       /* bytes at that census, summed over its samples */
-	struct lk_band_sums sums;
-};
-
-/* Censuses [i * stride, (i + 1) * stride) of the run, summed. */
-struct slot {
-	double t, n;      /* sum of census times; censuses */
-	double *v;        /* sum of values by band index, [0..w); 0 beyond */
-	size_t w;
 };
 
 struct ipe {
@@ -147,18 +127,8 @@ struct dseries {
 struct builder {
 	const struct lk_profile_options *opt;
 	struct lk_timeline *tl;
-	/* censuses */
-	int open;                     /* a census is being filled */
-	double open_t;                /* its time, seconds */
-	struct lk_census_sums census; /* the closed ones */
-	struct slot *slots;           /* LK_PROFILE_SAMPLES_MAX of them */
-	size_t n_slots, stride;
-	size_t *touched, n_touched, cap_touched;  /* bands of the open census */
-	size_t *active, n_active, cap_active;     /* bands not 0 at the last one */
+	struct lk_census census;      /* the bands' values */
 	long first, last;             /* band order guesses (struct bband.next) */
-	int unsorted;                 /* a census before the one before it */
-	int backwards;                /* ... after a merge: clamped, warned once */
-	/* bands */
 	struct bband *bands;
 	size_t n_bands, cap_bands;
 	size_t *bidx;                 /* open addressing: band index + 1 */
@@ -381,191 +351,21 @@ static long band_of_sample(struct builder *b, const char *key, size_t n)
 	return i;
 }
 
-/* Make slot s at least w bands wide. */
-static int widen(struct slot *sl, size_t w)
+static int new_census(struct builder *b, uint64_t t_ns)
 {
-	if (sl->w >= w)
-		return 0;
-	double *v = realloc(sl->v, w * sizeof(double));
-	if (!v)
-		return -ENOMEM;
-	memset(v + sl->w, 0, (w - sl->w) * sizeof(double));
-	sl->v = v;
-	sl->w = w;
-	return 0;
-}
-
-/* Slots full: merge neighbours, values and times alike. */
-static int merge_slots(struct builder *b)
-{
-	struct slot *sl = b->slots;
-	for (size_t i = 0; 2 * i < b->n_slots; i++) {
-		struct slot x = sl[2 * i], y = sl[2 * i + 1];
-		if (widen(&x, y.w)) {
-			sl[2 * i] = x;
-			return -ENOMEM;
-		}
-		for (size_t k = 0; k < y.w; k++)
-			x.v[k] += y.v[k];
-		free(y.v);
-		sl[2 * i + 1] = (struct slot){0};
-		x.t += y.t;
-		x.n += y.n;
-		sl[2 * i] = (struct slot){0};
-		sl[i] = x;
-	}
-	b->n_slots /= 2;
-	b->stride *= 2;
-	return 0;
-}
-
-static double slot_value(const struct slot *sl, size_t band)
-{
-	return band < sl->w ? sl->v[band] : 0;
-}
-
-struct slot_order { double t; size_t i; };
-
-static int by_slot_time(const void *pa, const void *pb)
-{
-	const struct slot_order *a = pa, *b = pb;
-	if (a->t != b->t)
-		return a->t < b->t ? -1 : 1;
-	return (a->i > b->i) - (a->i < b->i);
-}
-
-/* Censuses came out of time order while every slot still held one census:
- * put the slots in time order and fold the sums again from those exact
- * values. */
-static int refold_sorted(struct builder *b)
-{
-	size_t ns = b->n_slots;
-	struct slot_order *ord = malloc((ns ? ns : 1) * sizeof(*ord));
-	struct slot *tmp = malloc((ns ? ns : 1) * sizeof(*tmp));
-	if (!ord || !tmp || grow(&b->active, &b->cap_active, b->n_bands, sizeof(size_t))) {
-		free(ord);
-		free(tmp);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < ns; i++)
-		ord[i] = (struct slot_order){b->slots[i].t, i};
-	qsort(ord, ns, sizeof(*ord), by_slot_time);
-	for (size_t i = 0; i < ns; i++)
-		tmp[i] = b->slots[ord[i].i];
-	memcpy(b->slots, tmp, ns * sizeof(*tmp));
-	b->census = (struct lk_census_sums){0};
-	b->n_active = 0;
-	for (size_t k = 0; k < b->n_bands; k++) {
-		struct bband *bb = &b->bands[k];
-		struct lk_census_sums c = {0};
-		bb->sums = (struct lk_band_sums){0};
-		for (size_t i = 0; i < ns; i++) {
-			double v = slot_value(&b->slots[i], k);
-			if (v != 0 || bb->sums.last != 0)
-				lk_band_sums_add(&bb->sums, &c, b->slots[i].t, v);
-			lk_census_sums_add(&c, b->slots[i].t);
-		}
-		if (bb->sums.last != 0)
-			b->active[b->n_active++] = k;
-	}
-	for (size_t i = 0; i < ns; i++)
-		lk_census_sums_add(&b->census, b->slots[i].t);
-	b->unsorted = 0;
-	free(ord);
-	free(tmp);
-	return 0;
-}
-
-/* The open census is complete: fold it into the sums and the slots. */
-static int close_census(struct builder *b)
-{
-	double t = b->open_t;
-	int rc;
-	if (!b->slots) {
-		if (!(b->slots = calloc(LK_PROFILE_SAMPLES_MAX, sizeof(*b->slots))))
-			return -ENOMEM;
-		b->stride = 1;
-	}
-	size_t s = b->census.n / b->stride;
-	if (s == LK_PROFILE_SAMPLES_MAX) {
-		if ((b->unsorted && (rc = refold_sorted(b))) || (rc = merge_slots(b)))
-			return rc;
-		s = b->census.n / b->stride;
-	}
-	if (b->census.n > 0 && t < b->census.t_prev) {
-		/* GHC writes censuses in time order. Out of order, the first
-		 * LK_PROFILE_SAMPLES_MAX are sorted; later ones are drawn at
-		 * the time of the one before. */
-		if (b->stride == 1) {
-			b->unsorted = 1;
-		} else {
-			if (!b->backwards &&
-			    (rc = warn(b->tl, fmt("census at %.3f s is earlier than the one "
-						  "before (%.3f s): taken at that time", t,
-						  b->census.t_prev))))
-				return rc;
-			b->backwards = 1;
-			t = b->census.t_prev;
-		}
-	}
-	struct slot *sl = &b->slots[s];
-	if (b->n_touched && widen(sl, b->n_bands))
-		return -ENOMEM;
-	size_t this = b->census.n + 1;
-	for (size_t i = 0; i < b->n_touched; i++) {
-		struct bband *bb = &b->bands[b->touched[i]];
-		lk_band_sums_add(&bb->sums, &b->census, t, bb->cur);
-		sl->v[b->touched[i]] += bb->cur;
-	}
-	for (size_t i = 0; i < b->n_active; i++) {
-		struct bband *bb = &b->bands[b->active[i]];
-		if (bb->census != this)
-			lk_band_sums_add(&bb->sums, &b->census, t, 0);
-	}
-	lk_census_sums_add(&b->census, t);
-	sl->t += t;
-	sl->n += 1;
-	b->n_slots = s + 1;
-	size_t *swap = b->active, cap = b->cap_active;
-	b->active = b->touched, b->cap_active = b->cap_touched;
-	b->n_active = b->n_touched;
-	b->touched = swap, b->cap_touched = cap;
-	b->n_touched = 0;
-	b->open = 0;
-	return 0;
-}
-
-static int new_sample(struct builder *b, uint64_t t_ns)
-{
-	int rc;
-	if (b->open && (rc = close_census(b)))
-		return rc;
-	b->open = 1;
-	b->open_t = (double)t_ns / 1e9;
 	b->last = -1;
-	return 0;
+	return lk_census_begin(&b->census, (double)t_ns / 1e9);
 }
 
 static int add_value(struct builder *b, uint64_t t_ns, const char *key, size_t n,
 		     double bytes)
 {
-	if (!b->open && new_sample(b, t_ns))
-		return -ENOMEM;
+	if (!b->census.open)
+		b->last = -1;
 	long i = band_of_sample(b, key, n);
 	if (i < 0)
 		return (int)i;
-	struct bband *bb = &b->bands[i];
-	size_t this = b->census.n + 1;
-	if (bb->census == this) {
-		bb->cur += bytes;
-		return 0;
-	}
-	if (grow(&b->touched, &b->cap_touched, b->n_touched + 1, sizeof(*b->touched)))
-		return -ENOMEM;
-	b->touched[b->n_touched++] = (size_t)i;
-	bb->census = this;
-	bb->cur = bytes;
-	return 0;
+	return lk_census_add(&b->census, (size_t)i, (double)t_ns / 1e9, bytes);
 }
 
 /* ---- IPE and cost centres --------------------------------------------- */
@@ -779,11 +579,11 @@ static int on_event(struct builder *b, const struct lk_eventlog_event *ev)
 	case LK_EV_HEAP_PROF_COST_CENTRE:
 		return on_cost_centre(b, p, len);
 	case LK_EV_HEAP_PROF_SAMPLE_BEGIN:
-		return new_sample(b, ev->time);
+		return new_census(b, ev->time);
 	case LK_EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-		return len >= 16 ? new_sample(b, be64(p + 8)) : 0;
+		return len >= 16 ? new_census(b, be64(p + 8)) : 0;
 	case LK_EV_HEAP_PROF_SAMPLE_END:
-		return b->open ? close_census(b) : 0;
+		return lk_census_end(&b->census);
 	case LK_EV_HEAP_PROF_SAMPLE_STRING: {
 		if (len < 10)
 			return 0;
@@ -945,17 +745,16 @@ static int finish(struct builder *b)
 {
 	struct lk_timeline *tl = b->tl;
 	int rc;
-	if (b->open && (rc = close_census(b)))
+	struct lk_census *c = &b->census;
+	if ((rc = lk_census_finish(c)))
 		return rc;
-	if (b->unsorted && (rc = refold_sorted(b)))
-		return rc;
-	size_t ns = b->n_slots;
+	size_t ns = lk_census_points(c);
 	tl->times = malloc((ns ? ns : 1) * sizeof(double));
 	tl->bands = calloc(b->n_bands ? b->n_bands : 1, sizeof(*tl->bands));
 	if (!tl->times || !tl->bands)
 		return -ENOMEM;
 	for (size_t i = 0; i < ns; i++)
-		tl->times[i] = b->slots[i].t / b->slots[i].n;
+		tl->times[i] = lk_census_time(c, i);
 	tl->n_samples = ns;
 	for (size_t k = 0; k < b->n_bands; k++) {
 		struct bband *bb = &b->bands[k];
@@ -967,11 +766,11 @@ static int finish(struct builder *b)
 			return -ENOMEM;
 		}
 		for (size_t i = 0; i < ns; i++)
-			v[i] = slot_value(&b->slots[i], k) / b->slots[i].n;
+			v[i] = lk_census_value(c, k, i);
 		tl->bands[k].id = bb->key;
 		tl->bands[k].label = label;
 		tl->bands[k].values = v;
-		lk_band_sums_stats(&bb->sums, &b->census, &tl->bands[k].stats);
+		lk_census_stats(c, k, &tl->bands[k].stats);
 		bb->key = NULL;
 		tl->n_bands++;
 	}
@@ -1001,10 +800,14 @@ static int finish(struct builder *b)
 		return rc;
 	if (tl->n_markers > 1)
 		qsort(tl->markers, tl->n_markers, sizeof(*tl->markers), by_marker);
-	if (b->census.n && (rc = meta_set(tl, "censuses", fmt("%zu", b->census.n))))
+	if (lk_census_count(c) && (rc = meta_set(tl, "censuses", fmt("%zu", lk_census_count(c)))))
 		return rc;
-	if (b->stride > 1 &&
-	    (rc = meta_set(tl, "points", fmt("%zu, each the mean of %zu censuses", ns, b->stride))))
+	if (ns < lk_census_count(c) &&
+	    (rc = meta_set(tl, "points", fmt("%zu, each the mean of %zu censuses", ns, c->stride))))
+		return rc;
+	if (c->backwards &&
+	    (rc = warn(tl, fmt("census at %.3f s is earlier than the one before (%.3f s): "
+			       "drawn at that time", c->backwards_t, c->backwards_prev))))
 		return rc;
 	if (ns == 0 && (rc = warn(tl, strdup("no heap profile samples: run the program with "
 					     "+RTS -l -hT (or -hi, -hc, ...)"))))
@@ -1015,14 +818,9 @@ static int finish(struct builder *b)
 
 static void builder_release(struct builder *b)
 {
-	for (size_t i = 0; b->slots && i < LK_PROFILE_SAMPLES_MAX; i++)
-		free(b->slots[i].v);
-	free(b->slots);
-	free(b->touched);
-	free(b->active);
-	for (size_t i = 0; i < b->n_bands; i++) {
+	lk_census_release(&b->census);
+	for (size_t i = 0; i < b->n_bands; i++)
 		free(b->bands[i].key);
-	}
 	free(b->bands);
 	free(b->bidx);
 	for (size_t i = 0; i < b->n_ipes; i++)
