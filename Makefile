@@ -86,12 +86,14 @@ $(B)/unit/unwind_test: tests/unit/unwind_test.c $(UNWIND_OBJ)
 	@echo "  LINK    $@"
 	@$(CC) $(CORE_CFLAGS) -o $@ $< $(UNWIND_OBJ) -lunwind -ldl -lpthread
 
-# Fuzz targets (libFuzzer, clang): make fuzz
+# Fuzz targets (libFuzzer, clang): make fuzz. A band keeps 16 points, not
+# 1024, so that inputs of a few KiB reach the merging of points.
+FUZZ_DEFS = -DLK_PROFILE_SAMPLES_MAX=16
 FUZZERS = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 fuzz: $(FUZZERS)
 build-fuzz/%: tests/fuzz/%.c $(CORE_SRC)
 	@mkdir -p build-fuzz
-	$(MAKE) B=build-fuzz/core CC=clang SAN=0 CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/core/libcore.a
+	$(MAKE) B=build-fuzz/core CC=clang SAN=0 CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_DEFS)" build-fuzz/core/libcore.a
 	clang $(BASEFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< build-fuzz/core/libcore.a $(CORE_LIBS)
 
 deps:

@@ -4,9 +4,12 @@
 # 200 MB, 200 bands), next to the peer: a reader built on the Haskell
 # ghc-events library (bench/ghc-events-peer, built by
 # tools/build-ghc-events-peer.sh) that parses the same file and sums each
-# band over all censuses. Prints time, MB/s and peak RSS of each, and the
-# ratio. The peer is left out when it cannot be built, or when
-# PEER=0 is set (e.g. for 1 GB, where it takes minutes). Needs /usr/bin/time.
+# band over all censuses. Prints wall and CPU time (user + system), MB/s of
+# CPU time and peak RSS of each, and the ratio of CPU throughputs (the one
+# to read on a shared machine, where wall time counts the waits for a core).
+# RUNS=N runs each N times and keeps the fastest (default 1). The peer is
+# left out when it cannot be built, or when PEER=0 is set. Needs
+# /usr/bin/time.
 set -eu
 cd "$(dirname "$0")/.."
 mb=${1:-200}
@@ -19,21 +22,32 @@ cc -O2 -Itests/unit -o "$tmp/gen" bench/gen_eventlog.c
 size=$(wc -c < "$tmp/big.eventlog")
 cat "$tmp/big.eventlog" > /dev/null  # warm the page cache
 
-# measure NAME COMMAND... : one run under /usr/bin/time -v (peak RSS), wall
-# time from date; appends "NAME SECONDS PEAK_KB" to $tmp/results
+# measure NAME COMMAND... : RUNS runs under /usr/bin/time (wall time, peak
+# RSS; user + system time in 10 ms ticks) and, when there is perf, perf
+# stat's task-clock (CPU time to the microsecond); appends "NAME WALL CPU
+# PEAK_KB" of the run with the least CPU time to $tmp/results
 measure() {
 	name=$1; shift
-	t0=$(date +%s.%N)
-	/usr/bin/time -v "$@" > "$tmp/$name.out" 2> "$tmp/$name.time" ||
-		{ tail -n 30 "$tmp/$name.time" >&2; echo "$name failed" >&2; exit 1; }
-	t1=$(date +%s.%N)
-	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/$name.time")
-	echo "$name $secs $rss" >> "$tmp/results"
+	best=
+	perf=
+	perf stat -e task-clock -o /dev/null true 2> /dev/null &&
+		perf="perf stat -x, -e task-clock -o $tmp/$name.perf"
+	for _ in $(seq "${RUNS:-1}"); do
+		$perf /usr/bin/time -f '%e %U %S %M' -o "$tmp/$name.time" "$@" > "$tmp/$name.out" ||
+			{ cat "$tmp/$name.time" >&2; echo "$name failed" >&2; exit 1; }
+		cpu=$(awk '{ printf "%.3f", $2 + $3 }' "$tmp/$name.time")
+		[ -z "$perf" ] || cpu=$(awk -F, '/task-clock/ { printf "%.4f", $1 / 1000 }' "$tmp/$name.perf")
+		run=$(awk -v c="$cpu" '{ printf "%s %s %s", $1, c, $4 }' "$tmp/$name.time")
+		if [ -z "$best" ] || awk -v a="$run" -v b="$best" \
+			'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[2] < y[2]) }'; then
+			best=$run
+		fi
+	done
+	echo "$name $best" >> "$tmp/results"
 }
 
 measure leakscope build/leakscope eventlog --format json -o "$tmp/out.json" "$tmp/big.eventlog"
-samples=$(jq '.times | length' "$tmp/out.json")
+samples=$(jq -r '.meta.censuses' "$tmp/out.json")
 peer=
 if [ "${PEER:-1}" != 0 ]; then
 	peer=$(sh tools/build-ghc-events-peer.sh 2> "$tmp/peer-build.log") ||
@@ -44,15 +58,16 @@ if [ -n "$peer" ]; then
 	c=$(sed -n 's/^censuses //p' "$tmp/ghc-events.out")
 	[ "$c" = "$samples" ] || echo "warning: the peer counted $c censuses, leakscope $samples" >&2
 fi
-awk -v b="$size" -v n="$samples" -v k="$bands" 'BEGIN {
-	printf "input %.1f MB (%d censuses x %d bands)\n", b / 1048576, n, k
-	printf "%-12s %10s %12s %12s\n", "reader", "time", "throughput", "peak RSS"
+awk -v b="$size" -v k="$bands" -v runs="${RUNS:-1}" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" 'BEGIN {
+	printf "input %.1f MB (%d bands), best of %d run(s), load average %s\n", b / 1048576, k, runs, load
+	printf "%-12s %9s %9s %14s %10s\n", "reader", "wall", "cpu", "MB/s of cpu", "peak RSS"
 }
 {
-	mbs[$1] = ($2 > 0 ? b / 1048576 / $2 : 0)
-	printf "%-12s %8.3f s %7.0f MB/s %9.1f MB\n", $1, $2, mbs[$1], $3 / 1024
+	mbs[$1] = ($3 > 0 ? b / 1048576 / $3 : 0)
+	printf "%-12s %7.3f s %8.4f s %9.0f MB/s %7.1f MB\n", $1, $2, $3, mbs[$1], $4 / 1024
 }
 END {
 	if (mbs["ghc-events"] > 0)
-		printf "leakscope / ghc-events throughput: %.1fx\n", mbs["leakscope"] / mbs["ghc-events"]
+		printf "leakscope / ghc-events throughput (cpu): %.1fx\n", mbs["leakscope"] / mbs["ghc-events"]
 }' "$tmp/results"
+echo "censuses: $samples; drawn points: $(jq -r '.times | length' "$tmp/out.json") (at most 1024)"

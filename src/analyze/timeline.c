@@ -130,11 +130,16 @@ static int by_integrated(const void *pa, const void *pb)
 	return (unsigned char)*x - (unsigned char)*y;
 }
 
+void lk_timeline_sort(struct lk_timeline *tl)
+{
+	if (tl->n_bands > 1)
+		qsort(tl->bands, tl->n_bands, sizeof(*tl->bands), by_integrated);
+}
+
 void lk_timeline_finish(struct lk_timeline *tl)
 {
 	for (size_t i = 0; i < tl->n_bands; i++)
 		lk_band_stats_compute(tl->times, tl->bands[i].values, tl->n_samples,
 				      &tl->bands[i].stats);
-	if (tl->n_bands > 1)
-		qsort(tl->bands, tl->n_bands, sizeof(*tl->bands), by_integrated);
+	lk_timeline_sort(tl);
 }

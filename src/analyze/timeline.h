@@ -87,6 +87,9 @@ void lk_timeline_release(struct lk_timeline *tl);
 /* Compute stats of every band and sort bands by integrated size. */
 void lk_timeline_finish(struct lk_timeline *tl);
 
+/* Sort bands by integrated size, their stats already set. */
+void lk_timeline_sort(struct lk_timeline *tl);
+
 /* Statistics of values sampled at times (n points). */
 void lk_band_stats_compute(const double *times, const double *values, size_t n,
 			   struct lk_band_stats *out);

@@ -1,21 +1,14 @@
 /*
  * timeline_diff.c - band-by-band comparison of two timelines (timeline_diff.h).
- * Bands are matched by id through a sorted index of the "after" side.
+ * Which band is which comes from band_match.c.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/band_match.h"
 #include "analyze/timeline_diff.h"
-
-
-static int by_id(const void *pa, const void *pb)
-{
-	const struct lk_band *a = *(const struct lk_band *const *)pa;
-	const struct lk_band *b = *(const struct lk_band *const *)pb;
-	return strcmp(a->id, b->id);
-}
 
 static int by_change(const void *pa, const void *pb)
 {
@@ -42,31 +35,42 @@ static int add_row(struct lk_timeline_diff *d, const struct lk_band *b, enum lk_
 	return 0;
 }
 
+/* The after band of a row matched under another id or label. */
+static int set_after_name(struct lk_diff_row *r, const struct lk_band *a)
+{
+	const char *label = a->label ? a->label : a->id;
+	if (strcmp(r->id, a->id) == 0 && strcmp(r->label, label) == 0)
+		return 0;
+	r->after_id = strdup(a->id);
+	r->after_label = strdup(label);
+	return r->after_id && r->after_label ? 0 : -ENOMEM;
+}
+
 int lk_timeline_diff_compute(const struct lk_timeline *before,
 			     const struct lk_timeline *after, struct lk_timeline_diff *d)
 {
 	*d = (struct lk_timeline_diff){0};
-	size_t na = after->n_bands;
-	const struct lk_band **idx = malloc((na ? na : 1) * sizeof(*idx));
+	size_t na = after->n_bands, nb = before->n_bands;
+	long *match = malloc((nb ? nb : 1) * sizeof(*match));
 	char *used = calloc(na ? na : 1, 1);
-	d->rows = calloc(before->n_bands + na + 1, sizeof(*d->rows));
+	d->rows = calloc(nb + na + 1, sizeof(*d->rows));
 	d->before_title = strdup(before->title ? before->title : "before");
 	d->after_title = strdup(after->title ? after->title : "after");
-	if (!idx || !used || !d->rows || !d->before_title || !d->after_title)
+	if (!match || !used || !d->rows || !d->before_title || !d->after_title ||
+	    lk_band_match(before, after, match))
 		goto nomem;
-	for (size_t i = 0; i < na; i++)
-		idx[i] = &after->bands[i];
-	qsort(idx, na, sizeof(*idx), by_id);
-	for (size_t i = 0; i < before->n_bands; i++) {
+	for (size_t i = 0; i < nb; i++) {
 		const struct lk_band *b = &before->bands[i];
-		const struct lk_band *key = b;
-		const struct lk_band **hit = na ? bsearch(&key, idx, na, sizeof(*idx), by_id) : NULL;
-		if (add_row(d, b, hit ? LK_DIFF_BOTH : LK_DIFF_BEFORE_ONLY))
+		if (add_row(d, b, match[i] >= 0 ? LK_DIFF_BOTH : LK_DIFF_BEFORE_ONLY))
 			goto nomem;
-		d->rows[d->n_rows - 1].before = b->stats;
-		if (hit) {
-			d->rows[d->n_rows - 1].after = (*hit)->stats;
-			used[(size_t)(*hit - after->bands)] = 1;
+		struct lk_diff_row *r = &d->rows[d->n_rows - 1];
+		r->before = b->stats;
+		if (match[i] >= 0) {
+			const struct lk_band *a = &after->bands[match[i]];
+			r->after = a->stats;
+			used[match[i]] = 1;
+			if (set_after_name(r, a))
+				goto nomem;
 		}
 	}
 	for (size_t i = 0; i < na; i++) {
@@ -77,11 +81,11 @@ int lk_timeline_diff_compute(const struct lk_timeline *before,
 		d->rows[d->n_rows - 1].after = after->bands[i].stats;
 	}
 	qsort(d->rows, d->n_rows, sizeof(*d->rows), by_change);
-	free(idx);
+	free(match);
 	free(used);
 	return 0;
 nomem:
-	free(idx);
+	free(match);
 	free(used);
 	lk_timeline_diff_release(d);
 	return -ENOMEM;
@@ -92,6 +96,8 @@ void lk_timeline_diff_release(struct lk_timeline_diff *d)
 	for (size_t i = 0; i < d->n_rows; i++) {
 		free(d->rows[i].id);
 		free(d->rows[i].label);
+		free(d->rows[i].after_id);
+		free(d->rows[i].after_label);
 	}
 	free(d->rows);
 	free(d->before_title);

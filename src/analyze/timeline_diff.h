@@ -1,5 +1,6 @@
 /*
- * timeline_diff.h - compare two timelines band by band (matched on band id):
+ * timeline_diff.h - compare two timelines band by band (matched on band id,
+ * or for -hi bands on their IPE entry: band_match.h):
  * before/after statistics, and the bands present on one side only. Used to
  * check that a fix removed a growing band (leakscope eventlog --diff).
  */
@@ -15,8 +16,9 @@ enum lk_diff_side {
 };
 
 struct lk_diff_row {
-	char *id;
+	char *id;                     /* of the before band, if any */
 	char *label;
+	char *after_id, *after_label; /* the after band's, when they differ; else NULL */
 	enum lk_diff_side side;
 	struct lk_band_stats before;  /* zero when side == LK_DIFF_AFTER_ONLY */
 	struct lk_band_stats after;   /* zero when side == LK_DIFF_BEFORE_ONLY */

@@ -2,10 +2,9 @@
  * profile.c - build a timeline from a GHC eventlog heap profile (profile.h).
  *
  * One pass over the events with the streaming reader; the builder keeps
- * bands (hashed by key) whose value arrays grow to the last census that
- * mentions them, the IPE and cost-centre tables for joining labels, series
- * decimated to a bounded size, and markers. Everything is put in time order
- * and moved into the timeline at the end. Never prints.
+ * bands (hashed by key) and their values over the censuses (census.h, in
+ * bounded memory), the IPE and cost-centre tables for joining labels,
+ * series decimated to a bounded size, and markers. Never prints.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,6 +14,7 @@
 #include <time.h>
 
 #include "common/error.h"
+#include "eventlog/census.h"
 #include "eventlog/profile.h"
 #include "eventlog/reader.h"
 
@@ -101,8 +101,8 @@ static uint64_t hash_u64(uint64_t x)
 
 struct bband {
 	char *key;
-	double *vals;
-	size_t n, cap;    /* vals[0..n) set; n <= number of samples */
+	size_t klen;
+	long next;        /* band that followed this one in the last census, -1 */
 };
 
 struct ipe {
@@ -127,9 +127,8 @@ struct dseries {
 struct builder {
 	const struct lk_profile_options *opt;
 	struct lk_timeline *tl;
-	double *times;
-	size_t n_samples, cap_samples;
-	long cur;                     /* census being filled, -1 none */
+	struct lk_census census;      /* the bands' values */
+	long first, last;             /* band order guesses (struct bband.next) */
 	struct bband *bands;
 	size_t n_bands, cap_bands;
 	size_t *bidx;                 /* open addressing: band index + 1 */
@@ -303,11 +302,16 @@ static int rehash(size_t **idx, size_t *cap, size_t n,
 
 static uint64_t band_hash(struct builder *b, size_t i)
 {
-	return hash_bytes(b->bands[i].key, strlen(b->bands[i].key));
+	return hash_bytes(b->bands[i].key, b->bands[i].klen);
 }
 
 static uint64_t ipe_hash(struct builder *b, size_t i) { return hash_u64(b->ipes[i].addr); }
 static uint64_t cc_hash(struct builder *b, size_t i) { return hash_u64(b->ccs[i].id); }
+
+static int key_is(const struct bband *bb, const char *key, size_t n)
+{
+	return bb->klen == n && memcmp(bb->key, key, n) == 0;
+}
 
 /* Index of the band called key (n bytes), created if new; <0 on ENOMEM. */
 static long band_find(struct builder *b, const char *key, size_t n)
@@ -317,8 +321,7 @@ static long band_find(struct builder *b, const char *key, size_t n)
 		return -ENOMEM;
 	size_t h = (size_t)hash_bytes(key, n) & (b->bidx_cap - 1);
 	while (b->bidx[h]) {
-		struct bband *bb = &b->bands[b->bidx[h] - 1];
-		if (strncmp(bb->key, key, n) == 0 && bb->key[n] == 0)
+		if (key_is(&b->bands[b->bidx[h] - 1], key, n))
 			return (long)(b->bidx[h] - 1);
 		h = (h + 1) & (b->bidx_cap - 1);
 	}
@@ -327,36 +330,42 @@ static long band_find(struct builder *b, const char *key, size_t n)
 	char *k = dupn(key, n);
 	if (!k)
 		return -ENOMEM;
-	b->bands[b->n_bands] = (struct bband){k, NULL, 0, 0};
+	b->bands[b->n_bands] = (struct bband){.key = k, .klen = n, .next = -1};
 	b->bidx[h] = ++b->n_bands;
 	return (long)b->n_bands - 1;
 }
 
-static int new_sample(struct builder *b, uint64_t t_ns)
+/* Censuses list their bands in much the same order each time: guess the
+ * band that followed the previous one last time before hashing. */
+static long band_of_sample(struct builder *b, const char *key, size_t n)
 {
-	if (grow(&b->times, &b->cap_samples, b->n_samples + 1, sizeof(double)))
-		return -ENOMEM;
-	b->times[b->n_samples] = (double)t_ns / 1e9;
-	b->cur = (long)b->n_samples++;
-	return 0;
+	long guess = b->last < 0 ? b->first : b->bands[b->last].next;
+	long i = guess >= 0 && key_is(&b->bands[guess], key, n) ? guess : band_find(b, key, n);
+	if (i < 0)
+		return i;
+	if (b->last < 0)
+		b->first = i;
+	else
+		b->bands[b->last].next = i;
+	b->last = i;
+	return i;
+}
+
+static int new_census(struct builder *b, uint64_t t_ns)
+{
+	b->last = -1;
+	return lk_census_begin(&b->census, (double)t_ns / 1e9);
 }
 
 static int add_value(struct builder *b, uint64_t t_ns, const char *key, size_t n,
 		     double bytes)
 {
-	if (b->cur < 0 && new_sample(b, t_ns))
-		return -ENOMEM;
-	long i = band_find(b, key, n);
+	if (!b->census.open)
+		b->last = -1;
+	long i = band_of_sample(b, key, n);
 	if (i < 0)
 		return (int)i;
-	struct bband *bb = &b->bands[i];
-	size_t s = (size_t)b->cur;
-	if (grow(&bb->vals, &bb->cap, s + 1, sizeof(double)))
-		return -ENOMEM;
-	while (bb->n <= s)
-		bb->vals[bb->n++] = 0;
-	bb->vals[s] += bytes;
-	return 0;
+	return lk_census_add(&b->census, (size_t)i, (double)t_ns / 1e9, bytes);
 }
 
 /* ---- IPE and cost centres --------------------------------------------- */
@@ -551,6 +560,15 @@ static int add_marker(struct builder *b, uint64_t t, const uint8_t *p, size_t le
 	return 0;
 }
 
+/* The events on_event() reads; the reader steps over all others. */
+static const uint16_t wanted_events[] = {
+	LK_EV_HEAP_PROF_BEGIN, LK_EV_HEAP_PROF_COST_CENTRE, LK_EV_HEAP_PROF_SAMPLE_BEGIN,
+	LK_EV_HEAP_BIO_PROF_SAMPLE_BEGIN, LK_EV_HEAP_PROF_SAMPLE_END,
+	LK_EV_HEAP_PROF_SAMPLE_STRING, LK_EV_HEAP_PROF_SAMPLE_COST_CENTRE, LK_EV_IPE,
+	LK_EV_HEAP_SIZE, LK_EV_HEAP_LIVE, LK_EV_BLOCKS_SIZE, LK_EV_USER_MARKER,
+	LK_EV_USER_MSG, LK_EV_RTS_IDENTIFIER, LK_EV_PROGRAM_ARGS, LK_EV_WALL_CLOCK_TIME,
+};
+
 static int on_event(struct builder *b, const struct lk_eventlog_event *ev)
 {
 	const uint8_t *p = ev->payload;
@@ -561,12 +579,11 @@ static int on_event(struct builder *b, const struct lk_eventlog_event *ev)
 	case LK_EV_HEAP_PROF_COST_CENTRE:
 		return on_cost_centre(b, p, len);
 	case LK_EV_HEAP_PROF_SAMPLE_BEGIN:
-		return new_sample(b, ev->time);
+		return new_census(b, ev->time);
 	case LK_EV_HEAP_BIO_PROF_SAMPLE_BEGIN:
-		return len >= 16 ? new_sample(b, be64(p + 8)) : 0;
+		return len >= 16 ? new_census(b, be64(p + 8)) : 0;
 	case LK_EV_HEAP_PROF_SAMPLE_END:
-		b->cur = -1;
-		return 0;
+		return lk_census_end(&b->census);
 	case LK_EV_HEAP_PROF_SAMPLE_STRING: {
 		if (len < 10)
 			return 0;
@@ -718,16 +735,6 @@ static int unique_ids(struct lk_timeline *tl)
 	return 0;
 }
 
-struct order { double t; size_t i; };
-
-static int by_order(const void *pa, const void *pb)
-{
-	const struct order *a = pa, *b = pb;
-	if (a->t != b->t)
-		return a->t < b->t ? -1 : 1;
-	return (a->i > b->i) - (a->i < b->i);
-}
-
 static int by_marker(const void *pa, const void *pb)
 {
 	const struct lk_marker *a = pa, *b = pb;
@@ -737,22 +744,17 @@ static int by_marker(const void *pa, const void *pb)
 static int finish(struct builder *b)
 {
 	struct lk_timeline *tl = b->tl;
-	size_t ns = b->n_samples;
 	int rc;
-
-	/* samples in time order: a permutation applied to every band */
-	struct order *ord = malloc((ns ? ns : 1) * sizeof(*ord));
+	struct lk_census *c = &b->census;
+	if ((rc = lk_census_finish(c)))
+		return rc;
+	size_t ns = lk_census_points(c);
 	tl->times = malloc((ns ? ns : 1) * sizeof(double));
 	tl->bands = calloc(b->n_bands ? b->n_bands : 1, sizeof(*tl->bands));
-	if (!ord || !tl->times || !tl->bands) {
-		free(ord);
+	if (!tl->times || !tl->bands)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < ns; i++)
-		ord[i] = (struct order){b->times[i], i};
-	qsort(ord, ns, sizeof(*ord), by_order);
-	for (size_t i = 0; i < ns; i++)
-		tl->times[i] = ord[i].t;
+		tl->times[i] = lk_census_time(c, i);
 	tl->n_samples = ns;
 	for (size_t k = 0; k < b->n_bands; k++) {
 		struct bband *bb = &b->bands[k];
@@ -761,18 +763,17 @@ static int finish(struct builder *b)
 		if (!v || !label) {
 			free(v);
 			free(label);
-			free(ord);
 			return -ENOMEM;
 		}
 		for (size_t i = 0; i < ns; i++)
-			v[i] = ord[i].i < bb->n ? bb->vals[ord[i].i] : 0;
+			v[i] = lk_census_value(c, k, i);
 		tl->bands[k].id = bb->key;
 		tl->bands[k].label = label;
 		tl->bands[k].values = v;
+		lk_census_stats(c, k, &tl->bands[k].stats);
 		bb->key = NULL;
 		tl->n_bands++;
 	}
-	free(ord);
 
 	if (b->have_breakdown && b->breakdown == 8) {
 		static const char *const cols[] = {"description", "closure type", "type",
@@ -799,20 +800,27 @@ static int finish(struct builder *b)
 		return rc;
 	if (tl->n_markers > 1)
 		qsort(tl->markers, tl->n_markers, sizeof(*tl->markers), by_marker);
+	if (lk_census_count(c) && (rc = meta_set(tl, "censuses", fmt("%zu", lk_census_count(c)))))
+		return rc;
+	if (ns < lk_census_count(c) &&
+	    (rc = meta_set(tl, "points", fmt("%zu, each the mean of %zu censuses", ns, c->stride))))
+		return rc;
+	if (c->backwards &&
+	    (rc = warn(tl, fmt("census at %.3f s is earlier than the one before (%.3f s): "
+			       "drawn at that time", c->backwards_t, c->backwards_prev))))
+		return rc;
 	if (ns == 0 && (rc = warn(tl, strdup("no heap profile samples: run the program with "
 					     "+RTS -l -hT (or -hi, -hc, ...)"))))
 		return rc;
-	lk_timeline_finish(tl);
+	lk_timeline_sort(tl);
 	return 0;
 }
 
 static void builder_release(struct builder *b)
 {
-	free(b->times);
-	for (size_t i = 0; i < b->n_bands; i++) {
+	lk_census_release(&b->census);
+	for (size_t i = 0; i < b->n_bands; i++)
 		free(b->bands[i].key);
-		free(b->bands[i].vals);
-	}
 	free(b->bands);
 	free(b->bidx);
 	for (size_t i = 0; i < b->n_ipes; i++)
@@ -850,7 +858,8 @@ int lk_profile_read(FILE *f, const struct lk_profile_options *opt,
 	int rc = lk_eventlog_open(f, &r);
 	if (rc)
 		return rc;
-	struct builder b = {.opt = opt ? opt : &defaults, .tl = tl, .cur = -1};
+	struct builder b = {.opt = opt ? opt : &defaults, .tl = tl, .first = -1, .last = -1};
+	lk_eventlog_want_only(r, wanted_events, sizeof(wanted_events) / sizeof(wanted_events[0]));
 	while ((rc = lk_eventlog_next(r, &ev)) == 1)
 		if ((rc = on_event(&b, &ev)) < 0)
 			break;

@@ -10,11 +10,15 @@
  *            HEAP_BIO_PROF_SAMPLE_BEGIN);
  *   series   "heap size" (50), "live bytes" (51), "blocks size" (91, GHC 9.2+);
  *   markers  traceMarker (58), and traceEvent messages (19) when asked;
- *   meta     program, rts, start, breakdown, sampling interval.
- * Events of several capabilities are not in time order in the file: samples,
- * series and markers are sorted by time at the end. Memory is bounded by
- * bands x samples (plus the IPE / cost-centre tables, and series decimated
- * to at most LK_PROFILE_SERIES_MAX points).
+ *   meta     program, rts, start, breakdown, sampling interval, censuses,
+ *            points (when fewer than censuses).
+ * Events of several capabilities are not in time order in the file: series
+ * and markers are sorted by time at the end (censuses are written in time
+ * order). Memory is bounded by bands x LK_PROFILE_SAMPLES_MAX (census.h),
+ * never by the length of the run: past that many censuses, each drawn
+ * point is the mean of 2, 4, 8 ... consecutive censuses, while the band
+ * statistics still cover every census (plus the IPE / cost-centre tables,
+ * and series decimated to at most LK_PROFILE_SERIES_MAX points).
  */
 #ifndef LK_EVENTLOG_PROFILE_H
 #define LK_EVENTLOG_PROFILE_H

@@ -3,9 +3,12 @@
  * format of rts/include/rts/EventLogFormat.h; docs/eventlog.md).
  *
  * An iterator: lk_eventlog_open() reads the header (the event-type
- * declarations), then each lk_eventlog_next() yields one event. The reader
- * holds one fixed-size buffer, whatever the size of the file: memory is
- * bounded by the largest possible event (64 KiB payload), not by the input.
+ * declarations), then each lk_eventlog_next() yields one event, or, after
+ * lk_eventlog_want_only(), the next event of the types asked for: the
+ * others are still checked (declared, complete) but stepped over in place.
+ * The reader holds one fixed-size buffer, whatever the size of the file:
+ * memory is bounded by the largest possible event (64 KiB payload), not by
+ * the input.
  *
  * What it checks: magic numbers and header structure, every event id is
  * declared in the header, every event fits in the file. Event types it does
@@ -71,6 +74,12 @@ int lk_eventlog_open(FILE *f, struct lk_eventlog **out);
  * stays at the error: every further call returns the same code. */
 int lk_eventlog_next(struct lk_eventlog *r, struct lk_eventlog_event *ev);
 
+/* From now on return only events of these n types (a block marker only if
+ * listed; it still sets the capability of the events after it). The
+ * others are consumed without being returned: fixed-size ones by one table
+ * look-up each, inside the bytes at hand. */
+void lk_eventlog_want_only(struct lk_eventlog *r, const uint16_t *types, size_t n);
+
 void lk_eventlog_close(struct lk_eventlog *r);
 
 /* Declared payload size of type id: 0..65534, LK_EVENTLOG_VARSIZE, or -1
@@ -83,7 +92,7 @@ const char *lk_eventlog_type_name(const struct lk_eventlog *r, uint16_t id);
 /* Position facts, for messages and statistics. */
 uint64_t lk_eventlog_offset(const struct lk_eventlog *r);     /* bytes consumed */
 uint64_t lk_eventlog_last_time(const struct lk_eventlog *r);  /* ns, last complete event */
-uint64_t lk_eventlog_count(const struct lk_eventlog *r);      /* events returned */
+uint64_t lk_eventlog_count(const struct lk_eventlog *r);      /* events read, returned or not */
 int lk_eventlog_ended(const struct lk_eventlog *r);           /* 1: saw the end marker */
 
 #endif

@@ -1,6 +1,7 @@
 /* json.c - JSON string and number writing (see json.h). */
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 #include "analyze/timeline.h"
 #include "report/json.h"
@@ -63,14 +64,79 @@ void lk_json_string(FILE *out, const char *str)
 	putc('"', out);
 }
 
+/* Digits of u, at least min_width of them (zero-padded), ending at end;
+ * returns where they start. */
+static char *put_digits(char *end, uint64_t u, int min_width)
+{
+	char *p = end;
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) || end - p < min_width);
+	return p;
+}
+
+/* The text of v at buf (NUMBER_MAX bytes, no terminator); its length.
+ * Numbers are most of a timeline's JSON: bytes (integers) and times
+ * (nanoseconds in seconds) are written exactly without printf. A time is
+ * written as the decimal k / 10^9 when the double nearest that decimal is
+ * v itself, so that it reads back as v. Anything else: "%.17g". */
+#define NUMBER_MAX 32
+static size_t format_number(char *buf, double v)
+{
+	char *end = buf + NUMBER_MAX, *p = end;
+	int64_t k;
+	uint64_t u, frac = 0;
+	if (!isfinite(v)) {
+		memcpy(buf, "null", 4);
+		return 4;
+	}
+	if (fabs(v) < 9e15 && v == (double)(int64_t)v) {
+		k = (int64_t)v;
+		u = k < 0 ? -(uint64_t)k : (uint64_t)k;
+	} else if (fabs(v) < 9e6 && (k = llround(v * 1e9), (double)k / 1e9 == v)) {
+		u = k < 0 ? -(uint64_t)k : (uint64_t)k;
+		frac = u % 1000000000u;
+		u /= 1000000000u;
+	} else {
+		return (size_t)snprintf(buf, NUMBER_MAX, "%.17g", v);
+	}
+	if (frac) {
+		int width = 9;
+		while (frac % 10 == 0)
+			frac /= 10, width--;  /* no trailing zeros */
+		p = put_digits(p, frac, width);
+		*--p = '.';
+	}
+	p = put_digits(p, u, 1);
+	if (k < 0)
+		*--p = '-';
+	size_t n = (size_t)(end - p);
+	memmove(buf, p, n);
+	return n;
+}
+
 void lk_json_number(FILE *out, double v)
 {
-	if (!isfinite(v))
-		fputs("null", out);
-	else if (fabs(v) < 9e15 && v == (double)(int64_t)v)
-		fprintf(out, "%lld", (long long)v);
-	else
-		fprintf(out, "%.17g", v);
+	char buf[NUMBER_MAX];
+	fwrite(buf, 1, format_number(buf, v), out);
+}
+
+void lk_json_numbers(FILE *out, const double *v, size_t n)
+{
+	char buf[8192];
+	size_t k = 0;
+	buf[k++] = '[';
+	for (size_t i = 0; i < n; i++) {
+		if (k > sizeof(buf) - NUMBER_MAX - 2) {
+			fwrite(buf, 1, k, out);
+			k = 0;
+		}
+		if (i)
+			buf[k++] = ',';
+		k += format_number(buf + k, v[i]);
+	}
+	buf[k++] = ']';
+	fwrite(buf, 1, k, out);
 }
 
 void lk_json_frames(FILE *out, const struct lk_frame_text *f, size_t n)

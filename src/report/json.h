@@ -15,6 +15,8 @@
 void lk_json_string(FILE *out, const char *s);
 /* Write a double; non-finite values are written as null. */
 void lk_json_number(FILE *out, double v);
+/* Write n doubles as an array, formatted in one buffer. */
+void lk_json_numbers(FILE *out, const double *v, size_t n);
 
 struct lk_frame_text;
 /* A stack as an array of frame objects (docs/json-leaks.md): function,

@@ -3,6 +3,7 @@
  * (analyze/timeline_diff.h); the JSON schema is in docs/json-timeline.md.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "report/json.h"
 #include "report/timeline_report.h"
@@ -35,7 +36,10 @@ int lk_timeline_diff_write_text(const struct lk_timeline_diff *d, FILE *out, int
 			 lk_tltext_bytes(r->after.integrated, e, 32));
 		snprintf(slope, sizeof(slope), "%s -> %s", lk_tltext_bytes(r->before.slope, f, 32),
 			 lk_tltext_bytes(r->after.slope, g, 32));
-		fprintf(out, "%-8s %23s  %23s  %27s  %s\n", what, peak, integ, slope, r->label);
+		fprintf(out, "%-8s %23s  %23s  %27s  %s", what, peak, integ, slope, r->label);
+		if (r->after_label && strcmp(r->after_label, r->label) != 0)
+			fprintf(out, " -> %s", r->after_label);
+		putc('\n', out);
 	}
 	return ferror(out) ? -EIO : 0;
 }
@@ -66,6 +70,12 @@ int lk_timeline_diff_write_json(const struct lk_timeline_diff *d, FILE *out)
 		lk_json_string(out, r->id);
 		fputs(",\"label\":", out);
 		lk_json_string(out, r->label);
+		if (r->after_id) {
+			fputs(",\"after_id\":", out);
+			lk_json_string(out, r->after_id);
+			fputs(",\"after_label\":", out);
+			lk_json_string(out, r->after_label);
+		}
 		fprintf(out, ",\"side\":\"%s\"", side_name(r->side));
 		if (r->side != LK_DIFF_AFTER_ONLY)
 			side_stats(out, "before", &r->before);

@@ -9,17 +9,6 @@
 #include "report/json.h"
 #include "report/timeline_report.h"
 
-static void numbers(FILE *out, const double *v, size_t n)
-{
-	putc('[', out);
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			putc(',', out);
-		lk_json_number(out, v[i]);
-	}
-	putc(']', out);
-}
-
 static void stats(FILE *out, const struct lk_band_stats *s)
 {
 	fputs("{\"integrated\":", out);
@@ -75,7 +64,7 @@ static void band(FILE *out, const struct lk_timeline *tl, size_t k)
 		putc(']', out);
 	}
 	fputs(",\"values\":", out);
-	numbers(out, b->values, tl->n_samples);
+	lk_json_numbers(out, b->values, tl->n_samples);
 	putc('}', out);
 }
 
@@ -112,7 +101,7 @@ int lk_timeline_write_json(const struct lk_timeline *tl, FILE *out)
 		lk_json_string(out, tl->detail_columns[i]);
 	}
 	fputs("],\n\"times\":", out);
-	numbers(out, tl->times, tl->n_samples);
+	lk_json_numbers(out, tl->times, tl->n_samples);
 	fputs(",\n\"bands\":[", out);
 	for (size_t k = 0; k < tl->n_bands; k++) {
 		fputs(k ? ",\n" : "\n", out);
@@ -124,9 +113,9 @@ int lk_timeline_write_json(const struct lk_timeline *tl, FILE *out)
 		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
 		lk_json_string(out, s->name);
 		fputs(",\"times\":", out);
-		numbers(out, s->times, s->n);
+		lk_json_numbers(out, s->times, s->n);
 		fputs(",\"values\":", out);
-		numbers(out, s->values, s->n);
+		lk_json_numbers(out, s->values, s->n);
 		putc('}', out);
 	}
 	fputs("]}\n", out);

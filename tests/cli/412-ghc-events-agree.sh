@@ -28,7 +28,7 @@ compare() { # eventlog
 	diff "$T/peer.bands" "$T/ls.bands" > "$T/diff" ||
 		{ head -n 20 "$T/diff"; fail "$name: per-band sums differ (< peer, > leakscope)"; }
 	c_peer=$(sed -n 's/^censuses //p' "$T/peer.txt")
-	c_ls=$(jq '.times | length' "$T/ls.json")
+	c_ls=$(jq -r '.meta.censuses' "$T/ls.json")
 	[ "$c_peer" = "$c_ls" ] || fail "$name: $c_peer censuses for the peer, $c_ls for leakscope"
 	echo "$name: $c_ls censuses, $(wc -l < "$T/ls.bands") bands agree"
 }

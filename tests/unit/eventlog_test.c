@@ -3,14 +3,20 @@
  * written by eventlog_writer.h: a good file, every kind of damage the
  * format notes describe (truncation anywhere, undeclared ids, sizes past
  * the end, GHC 9.6's over-declared IPE, no end marker), unknown declared
- * events, several capabilities out of time order, -hi, -hc and -hb.
+ * events, several capabilities out of time order, -hi, -hc and -hb, a run
+ * of more censuses than the points a band keeps, and the --diff of two -hi
+ * profiles of two builds of an edited source.
  */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analyze/timeline_diff.h"
 #include "common/error.h"
 #include "eventlog/profile.h"
 #include "eventlog/reader.h"
+#include "report/timeline_report.h"
 #include "eventlog_writer.h"
 #include "tap.h"
 
@@ -435,6 +441,177 @@ static int write_seeds(const char *dir)
 	return 0;
 }
 
+static int stats_near(const struct lk_band_stats *a, const struct lk_band_stats *b)
+{
+	double tol = 1e-9 * (1 + b->peak);
+	return fabs(a->integrated - b->integrated) <= 1e-9 * (1 + fabs(b->integrated)) &&
+	       a->peak == b->peak && fabs(a->mean - b->mean) <= tol &&
+	       fabs(a->stddev - b->stddev) <= tol && fabs(a->slope - b->slope) <= tol &&
+	       fabs(a->intercept - b->intercept) <= tol * 1e3 && fabs(a->fit - b->fit) <= 1e-9;
+}
+
+/* 3000 censuses (the 11th written before the 10th): a band keeps at most
+ * LK_PROFILE_SAMPLES_MAX points, means of 4 censuses here, while its
+ * statistics are those of all 3000 values. Read from a real file (mapped). */
+static void test_long_run(void)
+{
+	enum { N = 3000 };
+	static double t[N], grow[N], blip[N], late[N];
+	struct elw w = {0};
+	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
+	size_t g = elw_block(&w, 0, 0xFFFF);
+	elw_prof_begin(&w, 0, 7, S);
+	for (int k = 0; k < N; k++) {
+		int i = k == 9 ? 10 : k == 10 ? 9 : k;
+		uint64_t ns = (uint64_t)(i + 1) * S + (uint64_t)(i % 7) * (S / 10);
+		t[i] = (double)ns / 1e9;
+		grow[i] = 1000.0 * i;
+		blip[i] = i == 1500 ? 1e6 : 0;
+		late[i] = i >= 2000 ? 500 : 0;
+		elw_sample_begin(&w, ns);
+		if (i >= 2000)
+			elw_sample_string(&w, ns, "LATE", 500);
+		elw_sample_string(&w, ns, "GROW", (uint64_t)grow[i]);
+		if (i == 1500)
+			elw_sample_string(&w, ns, "BLIP", 1000000);
+		elw_sample_end(&w, ns);
+	}
+	elw_block_end(&w, g);
+	elw_end(&w);
+	FILE *f = tmpfile();
+	struct lk_timeline tl;
+	struct lk_profile_stats st;
+	int rc = -1;
+	if (f && fwrite(w.b, 1, w.n, f) == w.n && fseek(f, 0, SEEK_SET) == 0)
+		rc = lk_profile_read(f, NULL, &tl, &st);
+	if (f)
+		fclose(f);
+	ok(rc == 0 && tl.n_samples == N / 4 && tl.n_warnings == 0 && meta(&tl, "censuses") &&
+	   strcmp(meta(&tl, "censuses"), "3000") == 0 && meta(&tl, "points") &&
+	   strcmp(meta(&tl, "points"), "750, each the mean of 4 censuses") == 0,
+	   "long run: %d censuses drawn as %zu points, both in the metadata", N,
+	   rc == 0 ? tl.n_samples : 0);
+	if (rc)
+		return;
+	const struct lk_band *bg = band(&tl, "GROW"), *bb = band(&tl, "BLIP"), *bl = band(&tl, "LATE");
+	int means = bg && bb && bl;
+	for (size_t k = 0; means && k < tl.n_samples; k++) {
+		double tm = (t[4 * k] + t[4 * k + 1] + t[4 * k + 2] + t[4 * k + 3]) / 4;
+		means = fabs(tl.times[k] - tm) < 1e-9 && bg->values[k] == 1000.0 * (4 * k + 1.5) &&
+			bb->values[k] == (k == 375 ? 250000 : 0) &&
+			bl->values[k] == (k >= 500 ? 500 : 0);
+	}
+	ok(means, "long run: each point is the mean of its 4 censuses, in time order");
+	struct lk_band_stats eg, eb, el;
+	lk_band_stats_compute(t, grow, N, &eg);
+	lk_band_stats_compute(t, blip, N, &eb);
+	lk_band_stats_compute(t, late, N, &el);
+	ok(means && stats_near(&bg->stats, &eg) && stats_near(&bb->stats, &eb) &&
+	   stats_near(&bl->stats, &el) && bb->stats.peak == 1e6,
+	   "long run: statistics over all censuses (GROW slope %g, expected %g)",
+	   bg ? bg->stats.slope : 0, eg.slope);
+	lk_timeline_release(&tl);
+	free(w.b);
+}
+
+struct hi_band {
+	uint64_t addr;
+	const char *ipe[6];  /* NULL: no IPE entry */
+	unsigned bytes, growth;
+};
+
+/* A -hi eventlog of three censuses: band i is bytes + growth * census. */
+static void write_hi(struct elw *w, const struct hi_band *b, size_t n)
+{
+	char key[32];
+	elw_header(w, elw_ghc_decls, ELW_NDECLS);
+	for (size_t i = 0; i < n; i++)
+		if (b[i].ipe[0])
+			elw_ipe(w, 0, b[i].addr, b[i].ipe, 1);
+	elw_prof_begin(w, 0, 8, S);
+	for (unsigned c = 1; c <= 3; c++) {
+		elw_sample_begin(w, c * S);
+		for (size_t i = 0; i < n; i++) {
+			snprintf(key, sizeof(key), "0x%llx", (unsigned long long)b[i].addr);
+			elw_sample_string(w, c * S, key, b[i].bytes + b[i].growth * c);
+		}
+		elw_sample_end(w, c * S);
+	}
+	elw_end(w);
+}
+
+static const struct lk_diff_row *row(const struct lk_timeline_diff *d, const char *id)
+{
+	for (size_t i = 0; i < d->n_rows; i++)
+		if (strcmp(d->rows[i].id, id) == 0)
+			return &d->rows[i];
+	return NULL;
+}
+
+/* Before and after an edit of Main.hs: two lines inserted at the top (every
+ * location moves down by 2), GHC's generated names renumbered, every info
+ * table at another address. The leaking thunk and its neighbour of the same
+ * type pair in source order; an unchanged IPE pairs exactly; a table
+ * without IPE pairs by address; the rest are removed and added. */
+static void test_hi_diff(void)
+{
+	static const struct hi_band before[] = {
+		{0x40a740, {"sat_s1Ab_info", "15", "Totals", "", "Main", "Main.hs:12:5-30"}, 0, 100},
+		{0x40a800, {"sat_s1Ac_info", "15", "Totals", "", "Main", "Main.hs:20:9-14"}, 50, 0},
+		{0x40b000, {"Entry_Main_1_con_info", "2", "Entry", "", "Main", "Main.hs:8:11-40"}, 10, 0},
+		{0x40e000, {"I#_Main_0_con_info", "3", "Int", "", "Main", ""}, 7, 0},
+		{0x999, {NULL}, 1, 0},
+		{0x40a900, {"lvl_r1_info", "15", "Int", "", "Main", "Main.hs:30:3-9"}, 5, 0},
+	};
+	static const struct hi_band after[] = {
+		{0x40f000, {"I#_Main_0_con_info", "3", "Int", "", "Main", ""}, 7, 0},
+		{0x40c800, {"sat_s1By_info", "15", "Totals", "", "Main", "Main.hs:22:9-14"}, 50, 0},
+		{0x40c740, {"sat_s1Bx_info", "15", "Totals", "", "Main", "Main.hs:14:5-30"}, 100, 0},
+		{0x40d000, {"Entry_Main_2_con_info", "2", "Entry", "", "Main", "Main.hs:10:11-40"}, 10, 0},
+		{0x999, {NULL}, 1, 0},
+		{0x40d900, {"sat_s1Bz_info", "16", "Text", "", "Main", "Main.hs:40:1-5"}, 3, 0},
+	};
+	struct elw wb = {0}, wa = {0};
+	write_hi(&wb, before, sizeof(before) / sizeof(before[0]));
+	write_hi(&wa, after, sizeof(after) / sizeof(after[0]));
+	struct lk_timeline tb, ta;
+	struct lk_profile_stats st;
+	struct lk_timeline_diff d;
+	int rc = profile(wb.b, wb.n, &tb, &st, 0) || profile(wa.b, wa.n, &ta, &st, 0) ||
+		 lk_timeline_diff_compute(&tb, &ta, &d);
+	ok(rc == 0 && d.n_rows == 7, "-hi diff: 6 + 6 bands give 7 rows (%zu)", rc ? 0 : d.n_rows);
+	if (rc)
+		return;
+	const struct lk_diff_row *leak = row(&d, "0x40a740"), *next = row(&d, "0x40a800");
+	ok(leak && leak->side == LK_DIFF_BOTH && leak->after_id &&
+	   strcmp(leak->after_id, "0x40c740") == 0 && strcmp(leak->after_label, "sat_s1Bx_info") == 0 &&
+	   leak->before.slope > 0 && leak->after.slope == 0,
+	   "-hi diff: the leaking thunk, renamed and moved, is found after the fix");
+	ok(next && next->side == LK_DIFF_BOTH && strcmp(next->after_id, "0x40c800") == 0,
+	   "-hi diff: its neighbour of the same type pairs in source order");
+	const struct lk_diff_row *con = row(&d, "0x40b000"), *box = row(&d, "0x40e000");
+	ok(con && con->side == LK_DIFF_BOTH && strcmp(con->after_id, "0x40d000") == 0 && box &&
+	   box->side == LK_DIFF_BOTH && strcmp(box->after_id, "0x40f000") == 0 &&
+	   strcmp(box->after_label, "I#_Main_0_con_info") == 0,
+	   "-hi diff: a renamed constructor and an unchanged IPE entry pair");
+	const struct lk_diff_row *bare = row(&d, "0x999"), *gone = row(&d, "0x40a900"),
+				 *new = row(&d, "0x40d900");
+	ok(bare && bare->side == LK_DIFF_BOTH && !bare->after_id && gone &&
+	   gone->side == LK_DIFF_BEFORE_ONLY && new && new->side == LK_DIFF_AFTER_ONLY,
+	   "-hi diff: no IPE pairs by address; the others are removed and added");
+	char text[4096] = "";
+	FILE *f = fmemopen(text, sizeof(text) - 1, "w");
+	lk_timeline_diff_write_text(&d, f, 0);
+	fclose(f);
+	ok(strstr(text, " sat_s1Ab_info -> sat_s1Bx_info\n") != NULL,
+	   "-hi diff: the text names the band before and after");
+	lk_timeline_diff_release(&d);
+	lk_timeline_release(&tb);
+	lk_timeline_release(&ta);
+	free(wb.b);
+	free(wa.b);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
@@ -445,5 +622,7 @@ int main(int argc, char **argv)
 	test_ipe();
 	test_multicap();
 	test_cost_centres();
+	test_long_run();
+	test_hi_diff();
 	return tap_done();
 }

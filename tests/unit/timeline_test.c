@@ -1,10 +1,12 @@
 /*
  * timeline_test.c - band statistics (docs/timeline.md) against numbers
- * computed by hand, and the ordering and release of a timeline.
+ * computed by hand, the same statistics from running sums (band_sums.h)
+ * against the two-pass ones, and the ordering and release of a timeline.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/band_sums.h"
 #include "analyze/timeline.h"
 #include "tap.h"
 
@@ -95,11 +97,75 @@ static void test_finish_release(void)
 	ok(1, "release twice is harmless");
 }
 
+/* Statistics of v at times t from running sums, fed as a reader does: a
+ * census adds only the bands that are not 0 there or were not before. */
+static void sums_stats(const double *t, const double *v, size_t n, struct lk_band_stats *out)
+{
+	struct lk_census_sums c = {0};
+	struct lk_band_sums s = {0};
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] != 0 || s.last != 0)
+			lk_band_sums_add(&s, &c, t[i], v[i]);
+		lk_census_sums_add(&c, t[i]);
+	}
+	lk_band_sums_stats(&s, &c, out);
+}
+
+static int stats_agree(const struct lk_band_stats *a, const struct lk_band_stats *b)
+{
+	/* 1e-9 of the band's size: rounding of the rearranged sums */
+	double tol = 1e-9 * (1 + a->peak);
+	return near(a->integrated, b->integrated) && a->peak == b->peak &&
+	       fabs(a->mean - b->mean) <= tol && fabs(a->stddev - b->stddev) <= tol &&
+	       fabs(a->slope - b->slope) <= tol && fabs(a->intercept - b->intercept) <= tol * 1e3 &&
+	       fabs(a->fit - b->fit) <= 1e-9;
+}
+
+static void test_running_sums(void)
+{
+	double t[] = {0, 1, 3}, v[] = {4, 0, 4};
+	struct lk_band_stats a, b;
+	sums_stats(t, v, 3, &a);
+	lk_band_stats_compute(t, v, 3, &b);
+	ok(stats_agree(&a, &b) && near(a.fit, 1.0 / 28) && near(a.stddev, sqrt(4.0 / 3)),
+	   "sums: the vee");
+	double ct[] = {5, 5.5, 6, 7}, cv[] = {3e9, 3e9, 3e9, 3e9};
+	sums_stats(ct, cv, 4, &a);
+	ok(a.stddev == 0 && a.fit == 0 && a.slope == 0 && near(a.mean, 3e9),
+	   "sums: a constant band of 3 GB: no spread, no fit (stddev %g, fit %g)", a.stddev, a.fit);
+	double one[] = {7}, at[] = {2};
+	sums_stats(at, one, 1, &a);
+	ok(a.peak == 7 && a.mean == 7 && a.slope == 0 && a.intercept == 7, "sums: one point");
+
+	/* random bands: gaps of zeros, growth, spikes; uneven times far from 0 */
+	srand(7);
+	int agree = 1;
+	for (int k = 0; k < 200; k++) {
+		enum { N = 300 };
+		double rt[N], rv[N], now = 1000 + rand() % 1000;
+		for (int i = 0; i < N; i++) {
+			now += (rand() % 100 + 1) / 100.0;
+			rt[i] = now;
+			rv[i] = rand() % 4 == 0 ? 0 : (double)(rand() % 100000) + i * (k % 7) * 1e6;
+		}
+		sums_stats(rt, rv, N, &a);
+		lk_band_stats_compute(rt, rv, N, &b);
+		if (!stats_agree(&a, &b)) {
+			agree = 0;
+			printf("# band %d: sums %g %g %g %g %g, two-pass %g %g %g %g %g\n", k,
+			       a.integrated, a.stddev, a.slope, a.intercept, a.fit, b.integrated,
+			       b.stddev, b.slope, b.intercept, b.fit);
+		}
+	}
+	ok(agree, "sums: 200 random bands agree with the two-pass statistics");
+}
+
 int main(void)
 {
 	test_line();
 	test_vee();
 	test_degenerate();
+	test_running_sums();
 	test_finish_release();
 	return tap_done();
 }

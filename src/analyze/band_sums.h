@@ -1,0 +1,45 @@
+/*
+ * band_sums.h - band statistics (struct lk_band_stats, docs/timeline.md)
+ * from running sums, one census at a time in time order, without keeping
+ * the values: what a reader uses when it keeps fewer points than censuses
+ * (src/eventlog/profile.c). The formulas of lk_band_stats_compute()
+ * rearranged into sums; the same results to rounding (the sums are long
+ * double).
+ *
+ * Per census at time t: first lk_band_sums_add() for every band whose value
+ * differs from 0 at t or at the census before (a band left out is 0 there,
+ * and a run of zeros adds nothing), then lk_census_sums_add(t) once.
+ */
+#ifndef LK_ANALYZE_BAND_SUMS_H
+#define LK_ANALYZE_BAND_SUMS_H
+
+#include <stddef.h>
+
+#include "analyze/timeline.h"
+
+/* What all bands share: the census times. */
+struct lk_census_sums {
+	size_t n;             /* censuses so far */
+	double t0, t_prev;    /* first and latest census time, seconds */
+	long double st, stt;  /* sum of t - t0, of (t - t0)^2 */
+};
+
+/* One band; zero-initialised = 0 at every census so far. */
+struct lk_band_sums {
+	double last;                /* value at the latest census */
+	double peak;
+	long double area2, sq3;     /* sum dt (a + b), sum dt (a^2 + a b + b^2) */
+	long double sv, stv, svv;   /* sum v, sum (t - t0) v, sum v^2 */
+};
+
+/* The band's value v at the census at time t (not yet added to c). */
+void lk_band_sums_add(struct lk_band_sums *s, const struct lk_census_sums *c,
+		      double t, double v);
+
+/* The census at time t, after its bands; t must not be before c->t_prev. */
+void lk_census_sums_add(struct lk_census_sums *c, double t);
+
+void lk_band_sums_stats(const struct lk_band_sums *s, const struct lk_census_sums *c,
+			struct lk_band_stats *out);
+
+#endif

@@ -1,0 +1,278 @@
+/*
+ * census.c - band values over censuses in bounded memory (census.h).
+ *
+ * A slot holds one row of values indexed by band, as wide as the number of
+ * bands when it was last written (later bands are 0 there): a census
+ * writes to one row, not to one array per band. A census only visits the
+ * bands it mentions, and those of the census before (to close them at 0).
+ * Pure computation: no I/O.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eventlog/census.h"
+
+/* Censuses [i * stride, (i + 1) * stride) of the run, summed. */
+struct lk_census_slot {
+	double t, n;      /* sum of census times; censuses */
+	double *v;        /* sum of values by band, [0..w); 0 beyond */
+	size_t w;
+};
+
+struct lk_census_band {
+	size_t census;    /* 1 + the census whose value `cur` is; 0 none */
+	double cur;       /* bytes at that census, summed over its samples */
+	struct lk_band_sums sums;
+};
+
+/* *v (of *cap elements of size elem) holds at least need. */
+static int reserve(void *v, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : 64;
+	while (nc < need)
+		nc *= 2;
+	void *nv = realloc(*(void **)v, nc * elem);
+	if (!nv)
+		return -ENOMEM;
+	*(void **)v = nv;
+	*cap = nc;
+	return 0;
+}
+
+/* Make a slot at least w bands wide. */
+static int widen(struct lk_census_slot *sl, size_t w)
+{
+	if (sl->w >= w)
+		return 0;
+	double *v = realloc(sl->v, w * sizeof(double));
+	if (!v)
+		return -ENOMEM;
+	memset(v + sl->w, 0, (w - sl->w) * sizeof(double));
+	sl->v = v;
+	sl->w = w;
+	return 0;
+}
+
+static double slot_value(const struct lk_census_slot *sl, size_t band)
+{
+	return band < sl->w ? sl->v[band] : 0;
+}
+
+/* Slots full: merge neighbours, values and times alike. */
+static int merge_slots(struct lk_census *c)
+{
+	struct lk_census_slot *sl = c->slots;
+	for (size_t i = 0; 2 * i < c->n_slots; i++) {
+		struct lk_census_slot x = sl[2 * i], y = sl[2 * i + 1];
+		if (widen(&x, y.w)) {
+			sl[2 * i] = x;
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < y.w; k++)
+			x.v[k] += y.v[k];
+		free(y.v);
+		sl[2 * i + 1] = (struct lk_census_slot){0};
+		x.t += y.t;
+		x.n += y.n;
+		sl[2 * i] = (struct lk_census_slot){0};
+		sl[i] = x;
+	}
+	c->n_slots /= 2;
+	c->stride *= 2;
+	return 0;
+}
+
+struct slot_order { double t; size_t i; };
+
+static int by_slot_time(const void *pa, const void *pb)
+{
+	const struct slot_order *a = pa, *b = pb;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Censuses came out of time order while every slot still held one census:
+ * put the slots in time order and fold the sums again from those exact
+ * values. */
+static int refold_sorted(struct lk_census *c)
+{
+	size_t ns = c->n_slots;
+	struct slot_order *ord = malloc((ns ? ns : 1) * sizeof(*ord));
+	struct lk_census_slot *tmp = malloc((ns ? ns : 1) * sizeof(*tmp));
+	if (!ord || !tmp || reserve(&c->active, &c->cap_active, c->n_bands, sizeof(size_t))) {
+		free(ord);
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ns; i++)
+		ord[i] = (struct slot_order){c->slots[i].t, i};
+	qsort(ord, ns, sizeof(*ord), by_slot_time);
+	for (size_t i = 0; i < ns; i++)
+		tmp[i] = c->slots[ord[i].i];
+	memcpy(c->slots, tmp, ns * sizeof(*tmp));
+	c->sums = (struct lk_census_sums){0};
+	c->n_active = 0;
+	for (size_t k = 0; k < c->n_bands; k++) {
+		struct lk_band_sums *s = &c->bands[k].sums;
+		struct lk_census_sums cs = {0};
+		*s = (struct lk_band_sums){0};
+		for (size_t i = 0; i < ns; i++) {
+			double v = slot_value(&c->slots[i], k);
+			if (v != 0 || s->last != 0)
+				lk_band_sums_add(s, &cs, c->slots[i].t, v);
+			lk_census_sums_add(&cs, c->slots[i].t);
+		}
+		if (s->last != 0)
+			c->active[c->n_active++] = k;
+	}
+	for (size_t i = 0; i < ns; i++)
+		lk_census_sums_add(&c->sums, c->slots[i].t);
+	c->unsorted = 0;
+	free(ord);
+	free(tmp);
+	return 0;
+}
+
+/* The slot of the open census, merging when full; its time, in order. */
+static int next_slot(struct lk_census *c, size_t *slot, double *t)
+{
+	int rc;
+	if (!c->slots) {
+		if (!(c->slots = calloc(LK_PROFILE_SAMPLES_MAX, sizeof(*c->slots))))
+			return -ENOMEM;
+		c->stride = 1;
+	}
+	if (c->sums.n / c->stride == LK_PROFILE_SAMPLES_MAX &&
+	    ((c->unsorted && (rc = refold_sorted(c))) || (rc = merge_slots(c))))
+		return rc;
+	*slot = c->sums.n / c->stride;
+	*t = c->open_t;
+	if (c->sums.n > 0 && *t < c->sums.t_prev) {
+		/* Out of time order: the first LK_PROFILE_SAMPLES_MAX are
+		 * sorted; later ones are drawn at the time of the one before. */
+		if (c->stride == 1) {
+			c->unsorted = 1;
+		} else {
+			if (!c->backwards) {
+				c->backwards_t = *t;
+				c->backwards_prev = c->sums.t_prev;
+			}
+			c->backwards = 1;
+			*t = c->sums.t_prev;
+		}
+	}
+	return 0;
+}
+
+int lk_census_end(struct lk_census *c)
+{
+	size_t s;
+	double t;
+	if (!c->open)
+		return 0;
+	int rc = next_slot(c, &s, &t);
+	if (rc)
+		return rc;
+	struct lk_census_slot *sl = &c->slots[s];
+	if (c->n_touched && widen(sl, c->n_bands))
+		return -ENOMEM;
+	size_t this = c->sums.n + 1;
+	for (size_t i = 0; i < c->n_touched; i++) {
+		struct lk_census_band *cb = &c->bands[c->touched[i]];
+		lk_band_sums_add(&cb->sums, &c->sums, t, cb->cur);
+		sl->v[c->touched[i]] += cb->cur;
+	}
+	for (size_t i = 0; i < c->n_active; i++) {
+		struct lk_census_band *cb = &c->bands[c->active[i]];
+		if (cb->census != this)
+			lk_band_sums_add(&cb->sums, &c->sums, t, 0);
+	}
+	lk_census_sums_add(&c->sums, t);
+	sl->t += t;
+	sl->n += 1;
+	c->n_slots = s + 1;
+	size_t *swap = c->active, cap = c->cap_active;
+	c->active = c->touched, c->cap_active = c->cap_touched;
+	c->n_active = c->n_touched;
+	c->touched = swap, c->cap_touched = cap;
+	c->n_touched = 0;
+	c->open = 0;
+	return 0;
+}
+
+int lk_census_begin(struct lk_census *c, double t)
+{
+	int rc = lk_census_end(c);
+	if (rc)
+		return rc;
+	c->open = 1;
+	c->open_t = t;
+	return 0;
+}
+
+int lk_census_add(struct lk_census *c, size_t band, double t, double bytes)
+{
+	int rc;
+	if (!c->open && (rc = lk_census_begin(c, t)))
+		return rc;
+	if (band >= c->n_bands) {
+		if (reserve(&c->bands, &c->cap_bands, band + 1, sizeof(*c->bands)))
+			return -ENOMEM;
+		memset(c->bands + c->n_bands, 0, (band + 1 - c->n_bands) * sizeof(*c->bands));
+		c->n_bands = band + 1;
+	}
+	struct lk_census_band *cb = &c->bands[band];
+	size_t this = c->sums.n + 1;
+	if (cb->census == this) {
+		cb->cur += bytes;
+		return 0;
+	}
+	if (reserve(&c->touched, &c->cap_touched, c->n_touched + 1, sizeof(*c->touched)))
+		return -ENOMEM;
+	c->touched[c->n_touched++] = band;
+	cb->census = this;
+	cb->cur = bytes;
+	return 0;
+}
+
+int lk_census_finish(struct lk_census *c)
+{
+	int rc = lk_census_end(c);
+	if (rc == 0 && c->unsorted)
+		rc = refold_sorted(c);
+	return rc;
+}
+
+size_t lk_census_count(const struct lk_census *c) { return c->sums.n; }
+size_t lk_census_points(const struct lk_census *c) { return c->n_slots; }
+
+double lk_census_time(const struct lk_census *c, size_t point)
+{
+	return c->slots[point].t / c->slots[point].n;
+}
+
+double lk_census_value(const struct lk_census *c, size_t band, size_t point)
+{
+	return slot_value(&c->slots[point], band) / c->slots[point].n;
+}
+
+void lk_census_stats(const struct lk_census *c, size_t band, struct lk_band_stats *out)
+{
+	static const struct lk_band_sums none;
+	lk_band_sums_stats(band < c->n_bands ? &c->bands[band].sums : &none, &c->sums, out);
+}
+
+void lk_census_release(struct lk_census *c)
+{
+	for (size_t i = 0; c->slots && i < LK_PROFILE_SAMPLES_MAX; i++)
+		free(c->slots[i].v);
+	free(c->slots);
+	free(c->bands);
+	free(c->touched);
+	free(c->active);
+	*c = (struct lk_census){0};
+}

@@ -1,0 +1,65 @@
+/*
+ * census.h - the values of a heap profile's bands over its censuses, in
+ * memory bounded by bands x LK_PROFILE_SAMPLES_MAX whatever the length of
+ * the run (docs/eventlog.md, "Memory").
+ *
+ * Each band's statistics are running sums over every census
+ * (analyze/band_sums.h); its drawn values are at most LK_PROFILE_SAMPLES_MAX
+ * points, each the mean of `stride` consecutive censuses: when the points
+ * are full, neighbours merge and the stride doubles, so files of up to that
+ * many censuses keep every value. Bands are numbered by the caller (0, 1,
+ * ... as it meets them); a band absent from a census is 0 there.
+ *
+ * Use: lk_census_begin(t) at each census, lk_census_add() for each sample
+ * (a sample outside a census begins one at its time), lk_census_end(); then
+ * lk_census_finish() once, and read the points and statistics.
+ */
+#ifndef LK_EVENTLOG_CENSUS_H
+#define LK_EVENTLOG_CENSUS_H
+
+#include <stddef.h>
+
+#include "analyze/band_sums.h"
+
+#ifndef LK_PROFILE_SAMPLES_MAX
+#define LK_PROFILE_SAMPLES_MAX 1024  /* drawn points per band; a power of 2 */
+#endif
+
+struct lk_census_slot;
+struct lk_census_band;
+
+struct lk_census {
+	int open;                     /* a census is being filled */
+	double open_t;                /* its time, seconds */
+	struct lk_census_sums sums;   /* of the closed ones */
+	struct lk_census_slot *slots; /* LK_PROFILE_SAMPLES_MAX of them */
+	size_t n_slots, stride;
+	struct lk_census_band *bands;
+	size_t n_bands, cap_bands;
+	size_t *touched, n_touched, cap_touched;  /* bands of the open census */
+	size_t *active, n_active, cap_active;     /* bands not 0 at the last one */
+	int unsorted;                 /* a census before the one before it */
+	int backwards;                /* ... after a merge: drawn at the time of the
+				       * census before (GHC writes them in order) */
+	double backwards_t, backwards_prev;  /* the first such, and its predecessor */
+};
+
+/* A census at t seconds (the open one, if any, ends). 0 or -ENOMEM. */
+int lk_census_begin(struct lk_census *c, double t);
+/* bytes of band at the open census (or at a new one at t). 0 or -ENOMEM. */
+int lk_census_add(struct lk_census *c, size_t band, double t, double bytes);
+/* The open census, if any, is complete. 0 or -ENOMEM. */
+int lk_census_end(struct lk_census *c);
+/* No more censuses: the points in time order. 0 or -ENOMEM. */
+int lk_census_finish(struct lk_census *c);
+
+size_t lk_census_count(const struct lk_census *c);   /* censuses read */
+size_t lk_census_points(const struct lk_census *c);  /* drawn points */
+double lk_census_time(const struct lk_census *c, size_t point);
+double lk_census_value(const struct lk_census *c, size_t band, size_t point);
+/* Statistics of band over every census. */
+void lk_census_stats(const struct lk_census *c, size_t band, struct lk_band_stats *out);
+
+void lk_census_release(struct lk_census *c);
+
+#endif

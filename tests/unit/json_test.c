@@ -1,0 +1,53 @@
+/*
+ * json_test.c - lk_json_number: integers and nanosecond decimals written
+ * without printf, the rest by "%.17g"; every number reads back (strtod) as
+ * the same double.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/json.h"
+#include "tap.h"
+
+static char *number_text(double v)
+{
+	static char buf[64];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+	lk_json_number(f, v);
+	fclose(f);
+	return buf;
+}
+
+int main(void)
+{
+	static const struct { double v; const char *text; } cases[] = {
+		{0, "0"}, {-0.0, "0"}, {42, "42"}, {-7, "-7"}, {1e15, "1000000000000000"},
+		{0.1, "0.1"}, {2.5, "2.5"}, {12.345678901, "12.345678901"}, {-0.016, "-0.016"},
+		{1500.5, "1500.5"}, {0.000000001, "0.000000001"}, {1.0 / 3, "0.33333333333333331"},
+		{1e20, "1e+20"}, {1e-12, "9.9999999999999998e-13"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *t = number_text(cases[i].v);
+		ok(strcmp(t, cases[i].text) == 0, "%.17g is written '%s' (got '%s')", cases[i].v,
+		   cases[i].text, t);
+	}
+	ok(strcmp(number_text(0.0 / 0.0), "null") == 0, "NaN is null");
+
+	/* times from nanoseconds, means of a few of them, values of any size */
+	srand(3);
+	int same = 1;
+	for (int i = 0; i < 100000 && same; i++) {
+		uint64_t ns = ((uint64_t)rand() << 20 | (uint64_t)rand()) % 9000000000000000ull;
+		double v = i % 3 == 0 ? (double)ns / 1e9
+			 : i % 3 == 1 ? ((double)ns / 1e9 + (double)(ns / 3) / 1e9) / 2
+				      : (double)rand() / 7.0 * (i % 2 ? 1 : -1);
+		const char *t = number_text(v);
+		same = strtod(t, NULL) == v;
+		if (!same)
+			printf("# %.17g written as %s\n", v, t);
+	}
+	ok(same, "100000 numbers read back as the same double");
+	return tap_done();
+}
