@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "report/history_report.h"
+#include "report/text_frames.h"
 #include "report/html.h"
 #include "report/json.h"
 

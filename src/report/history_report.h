@@ -29,7 +29,4 @@ int lk_history_write_html(const struct lk_history *h, const struct lk_history_vi
 int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out);
 int lk_tdiff_write_json(const struct lk_tdiff *d, FILE *out);
 
-/* 1234567 -> "1,234,567" in buf (at least 32 bytes). */
-const char *lk_grouped(uint64_t v, char *buf, size_t size);
-
 #endif

@@ -10,42 +10,8 @@
 #include <string.h>
 
 #include "report/history_report.h"
+#include "report/text_frames.h"
 #include "report/timeline_report.h"
-
-const char *lk_grouped(uint64_t v, char *buf, size_t size)
-{
-	char raw[32];
-	int n = snprintf(raw, sizeof(raw), "%" PRIu64, v), k = 0;
-	for (int i = 0; i < n && (size_t)k + 2 < size; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[k++] = ',';
-		buf[k++] = raw[i];
-	}
-	buf[k] = 0;
-	return buf;
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = p ? strrchr(p, '/') : NULL;
-	return s ? s + 1 : p;
-}
-
-static void frames_text(FILE *out, const struct lk_frame_text *f, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char where[512] = "", name[512];
-		if (f[i].function)
-			snprintf(name, sizeof(name), "%s", f[i].function);
-		else
-			snprintf(name, sizeof(name), "%s+0x%" PRIx64, f[i].module ? f[i].module : "?",
-				 f[i].offset);
-		if (f[i].file)
-			snprintf(where, sizeof(where), "%s:%d", base_name(f[i].file), f[i].line);
-		fprintf(out, "      #%-2zu %-28s %-24s (%s)%s\n", i, name, where,
-			f[i].module ? f[i].module : "?", f[i].inlined ? " [inlined]" : "");
-	}
-}
 
 typedef void (*row_fn)(FILE *out, const struct lk_history *h, const struct lk_hist_site *s);
 
@@ -64,7 +30,7 @@ static int section(FILE *out, const struct lk_history *h, const char *title, enu
 		fputs("  none\n", out);
 	for (size_t i = 0; i < n && (top <= 0 || i < (size_t)top); i++) {
 		row(out, h, &h->sites[idx[i]]);
-		frames_text(out, h->sites[idx[i]].frames, h->sites[idx[i]].n_frames);
+		lk_text_frames(out, "      ", h->sites[idx[i]].frames, h->sites[idx[i]].n_frames);
 	}
 	free(idx);
 	return 0;

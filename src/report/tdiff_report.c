@@ -6,23 +6,7 @@
 
 #include "report/history_report.h"
 #include "report/json.h"
-
-static void frames_text(FILE *out, const struct lk_frame_text *f, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		const char *file = f[i].file ? strrchr(f[i].file, '/') : NULL;
-		char name[512], where[512] = "";
-		if (f[i].function)
-			snprintf(name, sizeof(name), "%s", f[i].function);
-		else
-			snprintf(name, sizeof(name), "%s+0x%" PRIx64, f[i].module ? f[i].module : "?",
-				 f[i].offset);
-		if (f[i].file)
-			snprintf(where, sizeof(where), "%s:%d", file ? file + 1 : f[i].file, f[i].line);
-		fprintf(out, "      #%-2zu %-28s %-24s (%s)%s\n", i, name, where,
-			f[i].module ? f[i].module : "?", f[i].inlined ? " [inlined]" : "");
-	}
-}
+#include "report/text_frames.h"
 
 static const char *plural(uint64_t n)
 {
@@ -51,7 +35,7 @@ int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out)
 			plural(r->added_objects), lk_grouped(r->removed_bytes, b2, sizeof(b2)),
 			r->removed_objects, plural(r->removed_objects),
 			lk_grouped(r->bytes_a, b3, sizeof(b3)), lk_grouped(r->bytes_b, b4, sizeof(b4)));
-		frames_text(out, r->frames, r->n_frames);
+		lk_text_frames(out, "      ", r->frames, r->n_frames);
 	}
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

@@ -1,4 +1,4 @@
-# 413: the profiled-build breakdowns other than -hc on real eventlogs of
+# 414: the profiled-build breakdowns other than -hc on real eventlogs of
 # this machine's GHC (Debian 12: 9.0.2 with ghc-prof): CostCentres.hs (the
 # -hc fixture's source: `leaky` keeps every parsed Record, `tidy` drops
 # its data at once) built with -prof -fprof-auto and run with -hm, -hd,
