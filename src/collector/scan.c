@@ -137,12 +137,28 @@ static uint64_t stack_low(uint64_t lo, uint64_t hi, const uint64_t *sps, size_t 
 	return lo;
 }
 
-static int collect_roots(pid_t tid, const uint64_t *sps, size_t n_sps, uint64_t main_sp,
+/* The process's maps: its own descriptor (dup'ed: the caller keeps it),
+ * else /proc/TID/maps. */
+static FILE *open_maps(const struct lk_exit_snapshot *snap)
+{
+	char path[64];
+	if (snap->maps_fd < 0) {
+		snprintf(path, sizeof(path), "/proc/%d/maps", (int)snap->tid);
+		return fopen(path, "re");
+	}
+	int fd = fcntl(snap->maps_fd, F_DUPFD_CLOEXEC, 0);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
+static int collect_roots(const struct lk_exit_snapshot *snap, const uint64_t *sps,
+			 size_t n_sps, uint64_t main_sp,
 			 const uint64_t *addrs, size_t n, struct roots *rs)
 {
-	char path[64], line[4096];
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)tid);
-	FILE *f = fopen(path, "re");
+	char line[4096];
+	FILE *f = open_maps(snap);
 	if (!f)
 		return -errno;
 	int rc = 0;
@@ -226,7 +242,7 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 		sps[t] = g->rsp;
 	}
 	uint64_t main_sp = go_scheduler_sp(s, snap->mem_fd);
-	if ((rc = collect_roots(snap->tid, sps, n_threads, main_sp, addrs, k, &rs)) != 0)
+	if ((rc = collect_roots(snap, sps, n_threads, main_sp, addrs, k, &rs)) != 0)
 		goto out;
 	for (size_t i = 0; i < s->n_roots && !rc; i++)
 		rc = add_root(&rs, s->roots[i].addr, s->roots[i].addr + s->roots[i].size);

@@ -308,6 +308,8 @@ static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 uint64_t lk_session_drain(struct lk_session *s, int final)
 {
 	uint64_t n = 0;
+	if (s->exit_called)
+		return 0; /* scanned at its exit call-back: the verdicts stay true */
 	uint64_t head = atomic_load_explicit(&s->hdr->ring_head, memory_order_acquire);
 	struct lk_slot *ring = LK_SHM_AT(s->hdr, ring_off, struct lk_slot);
 	if (s->sink && s->sink->begin && s->tail < head)

@@ -114,7 +114,10 @@ static int announce(int memfd, const struct lk_shm_header *h)
 	char ack;
 	ssize_t r = n == (ssize_t)sizeof(hello) ? read(s, &ack, 1) : -1;
 	close(s);
-	return r == 1 ? 0 : -1;
+	if (r != 1)
+		return -1;
+	lk_exitcall_arm(path, ack);
+	return 0;
 }
 
 LK_HIDDEN int lk_region_attach(const struct lk_region *parent)
