@@ -11,8 +11,7 @@
 v=$(victim hs-leak -O1) || exit
 src=$ROOT/tests/victims/hs-leak.hs
 ls_run "$T/r.json" --show-reachable -- "$v"
-hs_rc() { jq -e 'any(.processes[].leaks[]; .class == "definitely-lost")' "$T/r.json" > /dev/null && echo 23 || echo 0; }
-expect_rc "$(hs_rc)"
+expect_leak_rc "$T/r.json"
 expect_grep "$T/stdout" '^leaked 0x[0-9a-f]+$'
 j=$T/r.json
 expect_json "$j" '(root.leaks | length == 1) and root.scanned'
