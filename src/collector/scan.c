@@ -188,10 +188,48 @@ static int collect_roots(const struct lk_exit_snapshot *snap, const uint64_t *sp
 	return rc;
 }
 
+/* Reads of the target through one window of WINDOW bytes, used when a read
+ * comes near the one before: blocks that malloc handed out in a row and the
+ * scan reads in a row (up or down) cost one pread per window, not one
+ * each; scattered reads go straight through and cost no more than before. */
+#define WINDOW (64 * 1024)
+#define PAGE_DOWN(a) ((a) & ~(uint64_t)4095)
+
+struct mem_reader {
+	int fd;
+	uint64_t base;   /* target address of win[0] */
+	size_t filled;   /* bytes of win valid */
+	uint64_t prev;   /* address of the last read */
+	char win[WINDOW];
+};
+
+static int near(uint64_t a, uint64_t b)
+{
+	return (a > b ? a - b : b - a) < WINDOW / 2;
+}
+
 static int read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
 {
-	int fd = *(int *)ctx;
-	ssize_t n = pread(fd, buf, len, (off_t)addr);
+	struct mem_reader *m = ctx;
+	uint64_t prev = m->prev;
+	m->prev = addr;
+	if (addr >= m->base && addr + len <= m->base + m->filled) {
+		memcpy(buf, m->win + (addr - m->base), len);
+		return 0;
+	}
+	if (len <= WINDOW / 4 && near(addr, prev)) {
+		/* going down: the window ends with this read, else starts with it */
+		uint64_t base = addr < prev && addr + len > WINDOW ? PAGE_DOWN(addr + len - WINDOW + 4095)
+								  : PAGE_DOWN(addr);
+		ssize_t n = pread(m->fd, m->win, WINDOW, (off_t)base);
+		m->base = base;
+		m->filled = n > 0 ? (size_t)n : 0;
+		if (addr >= base && addr + len <= base + m->filled) {
+			memcpy(buf, m->win + (addr - base), len);
+			return 0;
+		}
+	}
+	ssize_t n = pread(m->fd, buf, len, (off_t)addr);
 	return n == (ssize_t)len ? 0 : -EFAULT;
 }
 
@@ -219,8 +257,9 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	struct roots rs = {0};
 	struct lk_reach reach = {0};
 	uint64_t *regs = NULL, *sps = NULL;
+	struct mem_reader *mem = malloc(sizeof(*mem));
 	int rc = -ENOMEM;
-	if (!blocks || !slot || !addrs || !ignored)
+	if (!blocks || !slot || !addrs || !ignored || !mem)
 		goto out;
 	lk_live_foreach(&s->live, b) {
 		slot[k] = (size_t)(b - s->live.slots);
@@ -248,9 +287,12 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 		rc = add_root(&rs, s->roots[i].addr, s->roots[i].addr + s->roots[i].size);
 	if (rc)
 		goto out;
+	mem->fd = snap->mem_fd;
+	mem->base = mem->prev = 0;
+	mem->filled = 0;
 	rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, n_regs, ignored,
 			       LK_REACH_GLIBC_CHUNKS,
-			       read_mem, (void *)&snap->mem_fd, &reach);
+			       read_mem, mem, &reach);
 	if (rc)
 		goto out;
 	free(s->classes);
@@ -270,5 +312,6 @@ out:
 	free(ignored);
 	free(regs);
 	free(sps);
+	free(mem);
 	return rc;
 }
