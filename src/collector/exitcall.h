@@ -3,7 +3,7 @@
  * a process that ptrace cannot stop at its end hands over its own
  * /proc/self/mem and /proc/self/maps from its exit hook and waits; it is
  * scanned through them like a process stopped by ptrace, and from then on
- * its session applies no more events (they would move the live blocks the
+ * its session drops later events (they would move the live blocks the
  * verdicts belong to).
  */
 #ifndef LK_COLLECTOR_EXITCALL_H

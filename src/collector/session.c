@@ -308,8 +308,6 @@ static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 uint64_t lk_session_drain(struct lk_session *s, int final)
 {
 	uint64_t n = 0;
-	if (s->exit_called)
-		return 0; /* scanned at its exit call-back: the verdicts stay true */
 	uint64_t head = atomic_load_explicit(&s->hdr->ring_head, memory_order_acquire);
 	struct lk_slot *ring = LK_SHM_AT(s->hdr, ring_off, struct lk_slot);
 	if (s->sink && s->sink->begin && s->tail < head)
@@ -321,8 +319,13 @@ uint64_t lk_session_drain(struct lk_session *s, int final)
 		if (seq == lap + 1) {
 			struct lk_slot copy = *slot;
 			atomic_store_explicit(&slot->seq, lap + LK_RING_SLOTS, memory_order_release);
-			apply(s, &copy, pos);
-			n++;
+			/* after an exit call-back's scan, events are handed back
+			 * unapplied: the verdicts belong to the blocks as they were,
+			 * and threads still running must not wait on a full ring */
+			if (!s->exit_called) {
+				apply(s, &copy, pos);
+				n++;
+			}
 		} else if (final || (s->stuck_pos == pos && now_ms() - s->stuck_since > STUCK_MS)) {
 			/* reserved and never committed: its writer died or jumped away */
 			uint64_t expect = seq;

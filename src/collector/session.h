@@ -95,7 +95,7 @@ struct lk_session {
 	size_t n_roots, cap_roots;
 	int scan_wanted, scan_errno; /* a scan at the end was asked; why ptrace failed */
 	int exit_call;          /* no ptrace: the process calls back at exit (common/shm.h) */
-	int exit_called;        /* it did and was scanned: later events are not applied */
+	int exit_called;        /* it did and was scanned: later events are dropped */
 	uint8_t *classes;       /* per live slot, enum lk_leak_class; NULL: no scan */
 	int exec_pending;       /* an execve is under way (or replaced the image) */
 	uint64_t order;         /* when it ended, for report order */

@@ -52,6 +52,14 @@ expect_rc 6
 expect_grep "$T/raw.txt" '^  note: no reachability scan: ptrace is not permitted here, and the process ended by a raw exit path'
 expect_grep "$T/raw.txt" '^leakscope: 4,100 bytes in 1 object not freed at exit '
 
+# threads: one still blocked in read() when main returns (its stack is a
+# root, whole), another joined; the call-back neither hangs nor loses them
+th=$(victim threads) || exit
+np_run "$T/threads.json" --show-reachable -- "$th"
+expect_leak_rc "$T/threads.json"
+expect_json "$T/threads.json" "$hooked"' and ([root.leaks[] | select(.bytes == 5005 or .bytes == 6006)]
+	| length == 2 and all(.[]; .objects == 1 and .class != "not-freed"))'
+
 # fork: parent and child each call back (the child re-arms after fork)
 fork=$(victim fork) || exit
 np_run "$T/fork.json" --show-reachable -- "$fork"
