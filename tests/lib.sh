@@ -4,7 +4,7 @@
 #   T              a fresh scratch directory for this test, removed on success
 #   victim NAME [FLAGS...]     (use as: v=$(victim NAME) || exit)
 #                  build a victim once (cached in build/victims) and print its
-#                  path. NAME is tests/victims/NAME.{c,cc,hs} or a directory
+#                  path. NAME is tests/victims/NAME.{c,cc,hs,rs} or a directory
 #                  tests/victims/NAME/ holding a Go module (go.mod, *.go and
 #                  any cgo C files). FLAGS go to the compiler; a victim is
 #                  always built with the same flags by every test using it.
@@ -120,7 +120,7 @@ victim() {
 		return
 	fi
 	src=$(ls "$ROOT/tests/victims/$base".c "$ROOT/tests/victims/$base".cc \
-		"$ROOT/tests/victims/$base".hs 2>/dev/null | head -n 1)
+		"$ROOT/tests/victims/$base".hs "$ROOT/tests/victims/$base".rs 2>/dev/null | head -n 1)
 	[ -n "$src" ] || fail "no victim source for $name"
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
 		case "$src" in
@@ -132,6 +132,9 @@ victim() {
 			-outputdir "$VICTIMS/hs-$name" -o "$bin" "$src" "$@" \
 			> "$VICTIMS/hs-$name/log" 2>&1) ||
 			{ cat "$VICTIMS/hs-$name/log" >&2; false; } ;;
+		*.rs)
+			command -v rustc > /dev/null || skip "no rustc"
+			rustc -g -C opt-level=0 -o "$bin" "$src" "$@" ;;
 		esac || fail "cannot build victim $name"
 	fi
 	echo "$bin"

@@ -273,6 +273,11 @@ int cmd_record(int argc, char **argv)
 	if (first < 0)
 		goto done;
 	char **prog = argv + first;
+	/* the socket exists before the program runs; requests wait in its
+	 * backlog until record() serves them */
+	if (o.control && lk_control_server_open(&server, &record_ops, &r) != 0)
+		lk_cli_error("warning: no control socket (mark, start, stop, check): %s",
+			     lk_error_detail());
 	int code = lk_cli_launch(&c, prog, o.follow, o.frames, &run);
 	if (code) {
 		rc = code;
@@ -293,13 +298,10 @@ int cmd_record(int argc, char **argv)
 	c.ctx = &r;
 	c.on_mark = program_mark;
 	c.mark_ctx = &r;
-	if (o.control && lk_control_server_open(&server, &record_ops, &r) == 0) {
+	if (server) {
 		struct lk_poll_source src = {lk_control_server_fill, lk_control_server_dispatch,
 					     server};
 		lk_collector_add_source(&c, &src);
-	} else if (o.control) {
-		lk_cli_error("warning: no control socket (mark, start, stop, check): %s",
-			     lk_error_detail());
 	}
 	record(&r);
 	lk_control_server_close(server);

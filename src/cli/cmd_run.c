@@ -66,6 +66,8 @@ static const char usage_text[] =
 	"\n"
 	"environment: LEAKSCOPE_UNWIND=libunwind unwinds with libunwind alone, not\n"
 	"the faster cache of CFI rules (same stacks; for comparison).\n"
+	"LEAKSCOPE_DEBUGINFO_PATH=-:.debug:/usr/lib/debug:DIR... where separate debug\n"
+	"files are searched (by build-id under DIR/.build-id, and by debuglink).\n"
 	"\n"
 	"exit status: the program's own; 128+N if it was killed by signal N;\n"
 	"23 (or N of --exit-code N) when it succeeded but leaked;\n"
@@ -314,6 +316,11 @@ int cmd_run(int argc, char **argv)
 		c.on_announce = seize;
 		c.ctx = stops;
 	}
+	/* the socket exists before the program runs: a client that sees the
+	 * program start can reach it at once */
+	struct run_state st = {.c = &c, .x = stops, .o = &o};
+	if (o.control && lk_control_server_open(&server, &run_ops, &st) != 0)
+		lk_cli_error("warning: no control socket (check, mark): %s", lk_error_detail());
 	struct lk_launched run;
 	int code = lk_cli_launch(&c, prog, o.follow, o.frames, &run);
 	path = run.path;
@@ -322,14 +329,12 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	pid_t pid = run.pid;
+	st.root = pid;
 	c.keep_marks = 1;
-	struct run_state st = {.c = &c, .x = stops, .o = &o, .root = pid};
-	if (o.control && lk_control_server_open(&server, &run_ops, &st) == 0) {
+	if (server) {
 		struct lk_poll_source src = {lk_control_server_fill, lk_control_server_dispatch,
 					     server};
 		lk_collector_add_source(&c, &src);
-	} else if (o.control) {
-		lk_cli_error("warning: no control socket (check, mark): %s", lk_error_detail());
 	}
 	trace(&st);
 	int status = st.status;

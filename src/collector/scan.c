@@ -10,11 +10,12 @@
  * leak - and except leakscope's own shared region. The stopped thread's
  * stack is scanned from its stack pointer (less the red zone), and its
  * registers are roots too; so are every other stopped thread's, when they
- * are known (leakscope check stops them all).
+ * are known (leakscope check stops them all). The heap of a GHC program
+ * whose runtime has shut down is a root only where live Haskell objects
+ * are (collector/ghcheap.h).
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@
 
 #include "analyze/leaks.h"
 #include "analyze/reach.h"
+#include "collector/elfsym.h"
+#include "collector/ghcheap.h"
 #include "collector/scan.h"
 
 #define RED_ZONE 128
@@ -72,37 +75,6 @@ static int holds_block(const uint64_t *addrs, size_t n, uint64_t lo, uint64_t hi
 	return a < n && addrs[a] < hi;
 }
 
-/* Address of symbol name in the ELF file path (its .symtab), or 0. */
-static uint64_t symbol_address(const char *path, const char *name)
-{
-	uint64_t found = 0;
-	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-	if (fd < 0 || elf_version(EV_CURRENT) == EV_NONE)
-		goto out;
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-	for (Elf_Scn *scn = NULL; e && !found && (scn = elf_nextscn(e, scn));) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)))
-			continue;
-		for (size_t i = 0; sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			const char *n = gelf_getsym(d, (int)i, &sym)
-				? elf_strptr(e, sh.sh_link, sym.st_name) : NULL;
-			if (n && !strcmp(n, name)) {
-				found = sym.st_value;
-				break;
-			}
-		}
-	}
-	if (e)
-		elf_end(e);
-out:
-	if (fd >= 0)
-		close(fd);
-	return found;
-}
-
 /*
  * Go runs its main thread's scheduler on the process's [stack] and calls C
  * (cgo) there too, while goroutines run on stacks in Go's heap. When the
@@ -114,7 +86,9 @@ out:
  */
 static uint64_t go_scheduler_sp(const struct lk_session *s, int mem_fd)
 {
-	uint64_t m0 = symbol_address(s->exe, "runtime.m0"), g0 = 0, sp = 0;
+	static const char *const name = "runtime.m0";
+	uint64_t m0 = 0, g0 = 0, sp = 0;
+	lk_elf_symbols(s->exe, &name, &m0, 1);
 	const char *path;
 	uint64_t bias = 0;
 	if (!m0)
@@ -153,9 +127,30 @@ static FILE *open_maps(const struct lk_exit_snapshot *snap)
 	return f;
 }
 
+/* 1 if a maps line's name (up to its newline) is the executable. */
+static int is_exe(const char *exe, const char *name)
+{
+	size_t n = exe ? strlen(exe) : 0;
+	return n && !strncmp(name, exe, n) && (name[n] == '\n' || !name[n]);
+}
+
+/* A mapping of a GHC program's heap, or of its executable's data, when its
+ * runtime has shut down: 1 if taken by ghc (not a root as a whole). */
+static int ghc_mapping(struct lk_ghc_heap *ghc, const char *exe, const char *name,
+		       uint64_t lo, uint64_t hi, int *rc)
+{
+	if (lk_ghc_heap_covers(ghc, lo, hi)) {
+		*rc = lk_ghc_heap_add_mapping(ghc, lo, hi);
+		return 1;
+	}
+	if (ghc && is_exe(exe, name))
+		*rc = lk_ghc_heap_add_static(ghc, lo, hi);
+	return 0;
+}
+
 static int collect_roots(const struct lk_exit_snapshot *snap, const uint64_t *sps,
-			 size_t n_sps, uint64_t main_sp,
-			 const uint64_t *addrs, size_t n, struct roots *rs)
+			 size_t n_sps, uint64_t main_sp, const uint64_t *addrs, size_t n,
+			 struct lk_ghc_heap *ghc, const char *exe, struct roots *rs)
 {
 	char line[4096];
 	FILE *f = open_maps(snap);
@@ -170,12 +165,14 @@ static int collect_roots(const struct lk_exit_snapshot *snap, const uint64_t *sp
 			   &name_at) < 3)
 			continue;
 		const char *name = name_at ? line + name_at : "";
+		if (ghc && perms[2] == 'x' && is_exe(exe, name))
+			rc = lk_ghc_heap_add_code(ghc, lo, hi);
 		if (perms[0] != 'r' || perms[1] != 'w' || perms[3] != 'p')
 			continue;
 		if (!strncmp(name, "[heap]", 6) || !strncmp(name, "/memfd:leakscope", 16) ||
 		    !strncmp(name, "[v", 2))
 			continue;
-		if (holds_block(addrs, n, lo, hi))
+		if (holds_block(addrs, n, lo, hi) || ghc_mapping(ghc, exe, name, lo, hi, &rc) || rc)
 			continue;
 		uint64_t low = stack_low(lo, hi, sps, n_sps);
 		if (low != lo)
@@ -185,6 +182,18 @@ static int collect_roots(const struct lk_exit_snapshot *snap, const uint64_t *sp
 		rc = add_root(rs, lo, hi);
 	}
 	fclose(f);
+	return rc;
+}
+
+/* The live parts of a shut-down GHC heap (collector/ghcheap.h). */
+static int add_ghc_roots(struct lk_ghc_heap *ghc, struct roots *rs)
+{
+	struct lk_reach_root *r = NULL;
+	size_t n = 0;
+	int rc = ghc ? lk_ghc_heap_roots(ghc, &r, &n) : 0;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = add_root(rs, r[i].lo, r[i].hi);
+	free(r);
 	return rc;
 }
 
@@ -257,6 +266,7 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	struct roots rs = {0};
 	struct lk_reach reach = {0};
 	uint64_t *regs = NULL, *sps = NULL;
+	struct lk_ghc_heap *ghc = NULL;
 	struct mem_reader *mem = malloc(sizeof(*mem));
 	int rc = -ENOMEM;
 	if (!blocks || !slot || !addrs || !ignored || !mem)
@@ -281,7 +291,9 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 		sps[t] = g->rsp;
 	}
 	uint64_t main_sp = go_scheduler_sp(s, snap->mem_fd);
-	if ((rc = collect_roots(snap, sps, n_threads, main_sp, addrs, k, &rs)) != 0)
+	if ((rc = lk_ghc_heap_open(s->exe, 0, snap->mem_fd, &ghc)) != 0 ||
+	    (rc = collect_roots(snap, sps, n_threads, main_sp, addrs, k, ghc, s->exe, &rs)) != 0 ||
+	    (rc = add_ghc_roots(ghc, &rs)) != 0)
 		goto out;
 	for (size_t i = 0; i < s->n_roots && !rc; i++)
 		rc = add_root(&rs, s->roots[i].addr, s->roots[i].addr + s->roots[i].size);
@@ -305,6 +317,7 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 		s->classes[slot[i]] = reach.classes[i];
 out:
 	lk_reach_release(&reach);
+	lk_ghc_heap_free(ghc);
 	free(rs.r);
 	free(blocks);
 	free(slot);

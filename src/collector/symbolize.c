@@ -7,7 +7,10 @@
  * are cached per (file, vaddr), which is what (path, bias, ip) determines.
  * Separate debug files come from dwfl_standard_find_debuginfo: build-id under
  * /usr/lib/debug/.build-id/, then .gnu_debuglink in the file's directory,
- * its .debug/ and /usr/lib/debug/<directory>.
+ * its .debug/ and /usr/lib/debug/<directory>. LEAKSCOPE_DEBUGINFO_PATH, in
+ * elfutils' --debuginfo-path syntax (e.g. "-:.debug:/usr/lib/debug:/opt/dbg"),
+ * replaces that search path: absolute directories are searched by build-id
+ * (DIR/.build-id/xx/rest.debug) and by debuglink.
  *
  * Inlined frames follow eu-addr2line -i: the innermost scope containing the
  * call instruction, then its physical parents (dwarf_getscopes_die). Each
@@ -96,11 +99,13 @@ struct lk_symbolizer {
 	struct module *last;      /* most recent module: stacks repeat modules */
 };
 
+static char *debuginfo_path; /* NULL: libdwfl's default, "-:.debug:/usr/lib/debug" */
+
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = NULL, /* ":.debug:/usr/lib/debug" */
+	.debuginfo_path = &debuginfo_path,
 };
 
 static uint64_t hash_str(const char *s)
@@ -124,6 +129,8 @@ int lk_symbolizer_new(struct lk_symbolizer **out)
 	*out = NULL;
 	if (!s)
 		return -ENOMEM;
+	if (getenv("LEAKSCOPE_DEBUGINFO_PATH"))
+		debuginfo_path = getenv("LEAKSCOPE_DEBUGINFO_PATH");
 	s->cap_mods = 16;
 	s->cap_res = 1024;
 	s->mods = calloc(s->cap_mods, sizeof(*s->mods));

@@ -288,6 +288,38 @@ static void t_interior(void)
 	world_release(&w);
 }
 
+/* Issue 5: what a possibly-lost block reaches is possibly lost (memcheck:
+ * Unreached -> Possible when the prior block is not definitely reachable),
+ * never indirectly lost, even when a lost block points to it too; only what
+ * lost blocks alone reach is indirect. */
+static void t_possible_children(void)
+{
+	struct world w;
+	struct lk_block b[7];
+	struct lk_reach r;
+	world_init(&w);
+	make_blocks(b, 7, NULL);
+	put(&w, GLOBAL, blk(0) + 5);      /* a tagged pointer: address + 5 */
+	put(&w, blk(0) + 16, blk(1));     /* start pointers down from block 0 */
+	put(&w, blk(1), blk(2));
+	put(&w, blk(1) + 8, blk(6));
+	put(&w, blk(3), blk(4));          /* block 3: lost, with a child */
+	put(&w, blk(3) + 8, blk(6));      /* and the possible tree's leaf */
+	put(&w, blk(4) + 24, blk(5) + 32);/* an interior pointer from lost */
+	run("possible tree: P P P; lost 3 -> 4 -> 5 (interior): D I I; shared 6: P", &w, b, 7,
+	    &global_root, 1, NULL, 0, NULL, (uint8_t[]){P, P, P, D, I, I, P}, &r);
+	ok(r.objects[P] == 4 && r.objects[D] == 1 && r.objects[I] == 2, "4 possible, 1 definite, 2 indirect");
+	lk_reach_release(&r);
+
+	/* a start pointer from a root to the possible tree's child: it and
+	 * what it reaches are reachable, its parent stays possible */
+	put(&w, GLOBAL + 8, blk(1));
+	run("root -> child of a possible block: P R R D I I R", &w, b, 7, &global_root, 1, NULL, 0,
+	    NULL, (uint8_t[]){P, R, R, D, I, I, R}, &r);
+	lk_reach_release(&r);
+	world_release(&w);
+}
+
 static void t_lost_content(void)
 {
 	struct world w;
@@ -558,6 +590,7 @@ int main(void)
 	t_cycle();
 	t_roots();
 	t_interior();
+	t_possible_children();
 	t_lost_content();
 	t_unaligned();
 	t_unreadable();

@@ -1,0 +1,16 @@
+/*
+ * elfsym.h - addresses of named symbols in an ELF file's .symtab, several
+ * names in one pass over the table (a GHC or Go binary has tens of
+ * thousands of symbols).
+ */
+#ifndef LK_COLLECTOR_ELFSYM_H
+#define LK_COLLECTOR_ELFSYM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* out[i] = the link-time address of names[i] in path, or 0 where the file
+ * has no such symbol (or cannot be read). Returns how many were found. */
+size_t lk_elf_symbols(const char *path, const char *const *names, uint64_t *out, size_t n);
+
+#endif
