@@ -160,7 +160,7 @@ enum {
 };
 
 /*
- * The exit call-back (docs/design.md, "Scanning without ptrace"): when the
+ * The exit call-back (docs/design.md, "Without ptrace"): when the
  * hello was answered LK_ACK_SELF_SCAN, the process, in exit() (a destructor
  * of the interposer) or _exit(), connects again and sends this message with
  * two descriptors (SCM_RIGHTS): its own /proc/self/mem and /proc/self/maps,

@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -36,39 +35,6 @@ LK_HIDDEN void lk_exitcall_arm(const char *path, int ack)
 	atomic_store(&wanted, on);
 }
 
-static int connect_collector(void)
-{
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	memcpy(sa.sun_path, socket_path, sizeof(sa.sun_path));
-	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s >= 0 && connect(s, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
-		close(s);
-		s = -1;
-	}
-	return s;
-}
-
-/* Send the message and both descriptors, wait for the collector's byte. */
-static void call_back(int s, const struct lk_exit_hello *hello, const int fds[2])
-{
-	struct iovec iov = {.iov_base = (void *)hello, .iov_len = sizeof(*hello)};
-	union {
-		char buf[CMSG_SPACE(2 * sizeof(int))];
-		struct cmsghdr align;
-	} ctl;
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(2 * sizeof(int));
-	memcpy(CMSG_DATA(c), fds, 2 * sizeof(int));
-	char done;
-	if (sendmsg(s, &msg, MSG_NOSIGNAL) == (ssize_t)sizeof(*hello))
-		while (read(s, &done, 1) < 0 && errno == EINTR) {
-		}
-}
-
 /* Our frame is the lowest the scan reads: the caller spilled its
  * callee-saved registers above it (__builtin_unwind_init). */
 static __attribute__((noinline)) void scan_me(void)
@@ -79,11 +45,8 @@ static __attribute__((noinline)) void scan_me(void)
 	};
 	int fds[2] = {open("/proc/self/mem", O_RDONLY | O_CLOEXEC),
 		      open("/proc/self/maps", O_RDONLY | O_CLOEXEC)};
-	int s = fds[0] >= 0 && fds[1] >= 0 ? connect_collector() : -1;
-	if (s >= 0) {
-		call_back(s, &hello, fds);
-		close(s);
-	}
+	if (fds[0] >= 0 && fds[1] >= 0)
+		lk_socket_call(socket_path, &hello, sizeof(hello), fds, 2);
 	for (int i = 0; i < 2; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
