@@ -18,6 +18,10 @@
 #                  (the helpers in $JQDEFS below may be used in JQ-EXPR)
 #   expect_grep FILE RE       fail unless the extended regex matches FILE
 #   expect_rc N    fail unless $rc (from ls_run) is N
+#   expect_leak_rc FILE  fail unless $rc is what run must exit with for the
+#                  JSON report FILE: 23 when the program succeeded and
+#                  definitely or indirectly lost (or unscanned) bytes
+#                  remain, else the program's own status
 #   marker FILE TAG           the line number of the comment "LINE:TAG"
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -69,6 +73,12 @@ expect_rc() { # status
 		echo "--- stderr:"; head -c 3000 "$T/stderr"
 		fail "expected exit status $1, got $rc"
 	}
+}
+
+expect_leak_rc() { # report.json
+	expect_rc "$(jq '.exit.code as $c | if $c == 0 and any(.processes[].classes;
+		.["definitely-lost"].bytes + .["indirectly-lost"].bytes + .["not-freed"].bytes > 0)
+		then 23 else $c end' "$1")"
 }
 
 ls_run() { # out.json leakscope-run-args...

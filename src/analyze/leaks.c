@@ -113,6 +113,26 @@ static int push(struct lk_leak **arr, size_t *n, const struct lk_leak *l)
 	return 0;
 }
 
+/* What the report must say about how the blocks were classed, or NULL. */
+static const char *scan_note(const struct lk_session *s)
+{
+	if (!s->scan_wanted)
+		return NULL;
+	if (s->exit_called && s->classes)
+		return "ptrace is not permitted here: the process was scanned from its exit hook "
+		       "(exit, _exit); raw exit paths (exit_group, a crash) could not be scanned";
+	if (s->classes)
+		return NULL;
+	if (s->exit_called)
+		return "no reachability scan: ptrace is not permitted here, and the scan from the "
+		       "exit hook failed";
+	if (s->exit_call)
+		return "no reachability scan: ptrace is not permitted here, and the process ended "
+		       "by a raw exit path (exit_group, as Go's os.Exit, or a fatal signal) that "
+		       "could not be scanned from inside";
+	return "no reachability scan: the process ended without an exit stop (killed by SIGKILL?)";
+}
+
 int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 		     const struct lk_suppressions *sup, int root, int show_reachable,
 		     struct lk_leak_report *out)
@@ -135,10 +155,7 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 	if (n_stacks > LK_STACK_ENTRIES)
 		n_stacks = LK_STACK_ENTRIES;
 	out->scanned = s->classes != NULL;
-	if (!out->scanned && s->scan_wanted)
-		out->scan_note = s->scan_errno == EPERM ? "ptrace is not permitted here"
-			       : s->scan_errno ? strerror(s->scan_errno)
-			       : "the process ended without an exit stop (killed by SIGKILL?)";
+	out->scan_note = scan_note(s);
 	/* one group per (stack, class) */
 	struct group *g = calloc(((size_t)n_stacks + 1) * LK_CLASS_COUNT, sizeof(*g));
 	if (!g)

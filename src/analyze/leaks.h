@@ -48,7 +48,8 @@ struct lk_leak_report {
 	int has_status, status;    /* wait status */
 	struct lk_session_stats stats;
 	int scanned;               /* reachability classes are known */
-	const char *scan_note;     /* why a scan that was asked for did not happen */
+	const char *scan_note;     /* why a scan that was asked for did not happen, or
+				    * how it was made without ptrace */
 	struct lk_leak *leaks;     /* reported: by class, then bytes descending */
 	size_t n_leaks;
 	struct lk_leak *suppressed;

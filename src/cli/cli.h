@@ -7,6 +7,8 @@
 
 /* Exit codes of leakscope itself (the program's own status passes through). */
 #define LK_EXIT_FAILURE 125
+/* `run`: the program succeeded but leaked (LeakSanitizer's convention). */
+#define LK_EXIT_LEAKS 23
 
 int cmd_run(int argc, char **argv);
 int cmd_eventlog(int argc, char **argv);
@@ -23,5 +25,9 @@ int cmd_diff(int argc, char **argv);
 
 /* "leakscope: " + message + newline on stderr. */
 void lk_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A whole number in [lo, hi] given to option opt of command cmd, or -1
+ * after a message. */
+long lk_cli_number(const char *cmd, const char *opt, const char *s, long lo, long hi);
 
 #endif

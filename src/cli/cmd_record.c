@@ -68,19 +68,6 @@ struct record_opts {
 
 enum { OPT_NO_FOLLOW = 256, OPT_SAMPLE, OPT_FRAMES, OPT_PAUSED, OPT_NO_CONTROL };
 
-/* A whole number in [lo, hi], or -1 after a message. */
-static long number(const char *opt, const char *s, long lo, long hi)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		lk_cli_error("record: %s wants a number from %ld to %ld, not '%s'", opt, lo, hi, s);
-		return -1;
-	}
-	return v;
-}
-
 static int parse(int argc, char **argv, struct record_opts *o)
 {
 	static const struct option longs[] = {
@@ -101,12 +88,12 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		case 'o': o->output = optarg; break;
 		case OPT_NO_FOLLOW: o->follow = 0; break;
 		case OPT_SAMPLE:
-			if ((v = number("--sample-interval", optarg, 1, 3600000)) < 0)
+			if ((v = lk_cli_number("record", "--sample-interval", optarg, 1, 3600000)) < 0)
 				return -1;
 			o->sample_ms = (unsigned)v;
 			break;
 		case OPT_FRAMES:
-			if ((v = number("--frames", optarg, 1, 128)) < 0)
+			if ((v = lk_cli_number("record", "--frames", optarg, 1, 128)) < 0)
 				return -1;
 			o->frames = (int)v;
 			break;

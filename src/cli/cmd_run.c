@@ -1,7 +1,9 @@
 /*
  * cmd_run.c - `leakscope run [OPTIONS] -- PROG ARGS`: run a program under
  * the interposer, follow its forks and execs, and when each process ends
- * report what it left allocated. The program's exit status passes through.
+ * scan its memory and report what it left allocated, classed definitely,
+ * indirectly, possibly lost or still reachable. The program's exit status
+ * passes through, or 23 (--exit-code) when it succeeded but leaked.
  * While it runs, a control socket answers `leakscope check PID` and
  * `leakscope mark PID TEXT` (docs/control.md).
  */
@@ -33,6 +35,14 @@ static const char usage_text[] =
 	"process ended - however it ended (return, exit, _exit, Go's os.Exit, abort,\n"
 	"a crash, SIGKILL) - grouped by allocation stack, largest first.\n"
 	"\n"
+	"Each process is stopped at its end (ptrace) and its memory scanned like\n"
+	"valgrind and LeakSanitizer do: blocks are definitely lost, indirectly lost\n"
+	"(only reachable from lost blocks), possibly lost (only through interior\n"
+	"pointers, marked) or still reachable (counted; --show-reachable lists\n"
+	"them). Where ptrace is not permitted, the process scans itself when it\n"
+	"calls exit() or _exit(); a raw exit_group or a crash then cannot be\n"
+	"scanned and its blocks are reported as not freed, with a note.\n"
+	"\n"
 	"options:\n"
 	"  -o, --output FILE        write the report to FILE (default: stderr)\n"
 	"  -f, --format FMT         text (default) or json (docs/json-leaks.md)\n"
@@ -43,14 +53,13 @@ static const char usage_text[] =
 	"      --show-suppressed    list the suppressed allocations in the text report\n"
 	"      --gen-suppressions   print a leak:PATTERN line for each reported leak\n"
 	"      --show-reachable     list still-reachable blocks too (always counted)\n"
-	"      --scan               stop each process at its end (ptrace) and scan its\n"
-	"                           memory: blocks are classed definitely, indirectly,\n"
-	"                           possibly lost or still reachable (experimental)\n"
+	"      --no-scan            no reachability scan: every block still allocated\n"
+	"                           at the end is reported as 'not freed at exit'\n"
 	"      --frames N           record at most N frames per stack (default 64)\n"
 	"      --exit-code N        exit with N when definitely or indirectly lost (or,\n"
-	"                           without --scan, not freed) blocks remain after\n"
+	"                           unscanned, not freed) blocks remain after\n"
 	"                           suppressions and the program itself succeeded\n"
-	"                           (LeakSanitizer uses 23; default: off)\n"
+	"                           (default 23, as LeakSanitizer; 0: never)\n"
 	"      --no-control         no control socket: 'leakscope check PID' and\n"
 	"                           'leakscope mark PID TEXT' cannot reach this run\n"
 	"  -h, --help               this text\n"
@@ -61,7 +70,7 @@ static const char usage_text[] =
 	"files are searched (by build-id under DIR/.build-id, and by debuglink).\n"
 	"\n"
 	"exit status: the program's own; 128+N if it was killed by signal N;\n"
-	"N of --exit-code N when it leaked and succeeded;\n"
+	"23 (or N of --exit-code N) when it succeeded but leaked;\n"
 	"127 program not found; 126 not executable; 125 leakscope failed or the\n"
 	"program cannot be traced (statically linked or setuid).\n";
 
@@ -80,7 +89,7 @@ struct run_opts {
 	struct lk_suppressions sup;
 };
 
-enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_GEN_SUP, OPT_SCAN, OPT_FRAMES, OPT_EXIT_CODE, OPT_NO_CONTROL };
+enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_GEN_SUP, OPT_SCAN, OPT_NO_SCAN, OPT_FRAMES, OPT_EXIT_CODE, OPT_NO_CONTROL };
 
 static int parse(int argc, char **argv, struct run_opts *o)
 {
@@ -92,7 +101,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		{"no-default-suppressions", no_argument, 0, OPT_NO_DEF_SUP},
 		{"show-suppressed", no_argument, 0, OPT_SHOW_SUP},
 		{"show-reachable", no_argument, 0, OPT_SHOW_REACH},
-		{"scan", no_argument, 0, OPT_SCAN},
+		{"scan", no_argument, 0, OPT_SCAN}, /* the default; kept for old command lines */
+		{"no-scan", no_argument, 0, OPT_NO_SCAN},
 		{"gen-suppressions", no_argument, 0, OPT_GEN_SUP},
 		{"frames", required_argument, 0, OPT_FRAMES},
 		{"exit-code", required_argument, 0, OPT_EXIT_CODE},
@@ -102,6 +112,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	};
 	const char *files[64];
 	size_t n_files = 0;
+	long v;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+o:f:h", longs, NULL)) != -1) {
@@ -126,9 +137,18 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		case OPT_SHOW_SUP: o->show_suppressed = 1; break;
 		case OPT_SHOW_REACH: o->show_reachable = 1; break;
 		case OPT_SCAN: o->scan = 1; break;
+		case OPT_NO_SCAN: o->scan = 0; break;
 		case OPT_GEN_SUP: o->gen_suppressions = 1; break;
-		case OPT_FRAMES: o->frames = atoi(optarg); break;
-		case OPT_EXIT_CODE: o->leak_exit = atoi(optarg); break;
+		case OPT_FRAMES:
+			if ((v = lk_cli_number("run", "--frames", optarg, 1, 128)) < 0)
+				return -1;
+			o->frames = (int)v;
+			break;
+		case OPT_EXIT_CODE:
+			if ((v = lk_cli_number("run", "--exit-code", optarg, 0, 255)) < 0)
+				return -1;
+			o->leak_exit = (int)v;
+			break;
 		case OPT_NO_CONTROL: o->control = 0; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		default: fputs(usage_text, stderr); return -1;
@@ -149,18 +169,20 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	return optind;
 }
 
-/* Seize each process as it announces itself, so that it stops at its end. */
+/* Seize each process as it announces itself, so that it stops at its end;
+ * where ptrace is not permitted, it is asked to call back at exit. */
 static void seize(struct lk_session *s, void *ctx)
 {
 	int rc = lk_exitstop_seize(ctx, s->pid);
 	s->scan_wanted = 1;
 	s->scan_errno = rc < 0 ? -rc : 0;
+	s->exit_call = rc < 0;
 }
 
 /* What the wait loop knows; shared with the control server's ops. */
 struct run_state {
 	struct lk_collector *c;
-	struct lk_exitstop *x;   /* exit stops (--scan), or NULL */
+	struct lk_exitstop *x;   /* exit stops, or NULL (--no-scan) */
 	const struct run_opts *o;
 	pid_t root;
 	int status, done;        /* the root's wait status, once it ended */
@@ -276,7 +298,8 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, char 
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_opts o = {.follow = 1, .default_sup = 1, .frames = 64, .control = 1};
+	struct run_opts o = {.follow = 1, .default_sup = 1, .scan = 1, .frames = 64,
+			      .leak_exit = LK_EXIT_LEAKS, .control = 1};
 	lk_suppressions_init(&o.sup);
 	int first = parse(argc, argv, &o);
 	int rc = LK_EXIT_FAILURE;

@@ -2,8 +2,10 @@
  * main.c - the leakscope program: a table of subcommands (git style), each
  * in its own cmd_<name>.c, plus top-level help.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -37,6 +39,18 @@ void lk_cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+long lk_cli_number(const char *cmd, const char *opt, const char *s, long lo, long hi)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi) {
+		lk_cli_error("%s: %s wants a number from %ld to %ld, not '%s'", cmd, opt, lo, hi, s);
+		return -1;
+	}
+	return v;
 }
 
 static void usage(FILE *out)

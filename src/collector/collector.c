@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "collector/collector.h"
+#include "collector/exitcall.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -120,44 +121,53 @@ void lk_collector_exited(struct lk_collector *c, pid_t pid, int status)
 		}
 }
 
-static int receive_hello(int fd, struct lk_hello *hello, int *memfd, pid_t *peer)
+/* The first message of a connection: a hello with the region's memfd, or
+ * an exit call-back with two descriptors (common/shm.h). Returns its size,
+ * or a negative code with no descriptor left open. */
+union message {
+	struct lk_hello hello;
+	struct lk_exit_hello exit;
+};
+
+static ssize_t receive(int fd, union message *m, int fds[2], pid_t *peer)
 {
 	struct timeval tv = {1, 0};
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	struct iovec iov = {.iov_base = hello, .iov_len = sizeof(*hello)};
+	struct iovec iov = {.iov_base = m, .iov_len = sizeof(*m)};
 	union {
-		char buf[CMSG_SPACE(sizeof(int))];
+		char buf[CMSG_SPACE(2 * sizeof(int))];
 		struct cmsghdr align;
 	} ctl;
 	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
 			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
 	ssize_t n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-	if (n != (ssize_t)sizeof(*hello) || !cm || cm->cmsg_type != SCM_RIGHTS ||
-	    hello->magic != LK_SHM_MAGIC)
-		return -EPROTO;
-	memcpy(memfd, CMSG_DATA(cm), sizeof(int));
+	size_t n_fds = cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS
+		? (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int) : 0;
+	fds[0] = fds[1] = -1;
+	if (n_fds)
+		memcpy(fds, CMSG_DATA(cm), (n_fds > 2 ? 2 : n_fds) * sizeof(int));
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
-		close(*memfd);
-		return -errno;
+	int ok = n >= (ssize_t)sizeof(uint64_t) && n_fds >= 1 &&
+		 getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0;
+	if (!ok) {
+		for (int i = 0; i < 2; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
+		return -EPROTO;
 	}
 	*peer = cred.pid;
-	return 0;
+	return n;
 }
 
-static void accept_one(struct lk_collector *c, int fd)
+static void accept_hello(struct lk_collector *c, int fd, const struct lk_hello *hello,
+			 int memfd, pid_t peer)
 {
-	struct lk_hello hello;
-	int memfd = -1;
-	pid_t peer = 0;
-	if (receive_hello(fd, &hello, &memfd, &peer) != 0)
-		return;
 	struct lk_session *s = NULL;
-	int follow = c->follow || (peer == c->root && !(hello.flags & LK_SHM_FORKED) &&
+	int follow = c->follow || (peer == c->root && !(hello->flags & LK_SHM_FORKED) &&
 				   !lk_collector_find(c, peer) && c->announced == 0);
-	if (follow && lk_session_open(&s, memfd, &hello, peer) == 0) {
+	if (follow && lk_session_open(&s, memfd, hello, peer) == 0) {
 		s->on_mark = c->on_mark;
 		s->mark_ctx = c->mark_ctx;
 		s->keep_marks = c->keep_marks;
@@ -172,16 +182,37 @@ static void accept_one(struct lk_collector *c, int fd)
 			s = NULL;
 		}
 	}
-	close(memfd);
 	if (s) {
 		c->announced++;
 		if (c->on_announce)
 			c->on_announce(s, c->ctx);
-		char ack = 1;
+		char ack = s->exit_call ? LK_ACK_SELF_SCAN : LK_ACK_OK;
 		if (write(fd, &ack, 1) != 1) {
 			/* it died before hearing us: its pidfd tells the rest */
 		}
 	}
+}
+
+static void accept_one(struct lk_collector *c, int fd)
+{
+	union message m;
+	int fds[2];
+	pid_t peer = 0;
+	ssize_t n = receive(fd, &m, fds, &peer);
+	if (n == (ssize_t)sizeof(m.hello) && m.hello.magic == LK_SHM_MAGIC) {
+		accept_hello(c, fd, &m.hello, fds[0], peer);
+	} else if (n == (ssize_t)sizeof(m.exit) && m.exit.magic == LK_EXIT_MAGIC && fds[1] >= 0) {
+		struct lk_session *s = lk_collector_find(c, peer);
+		if (s && s->exit_call)
+			lk_exitcall_serve(s, &m.exit, fds[0], fds[1]);
+		char done = 1;
+		if (write(fd, &done, 1) != 1) {
+			/* it is gone: nothing to tell */
+		}
+	}
+	for (int i = 0; n >= 0 && i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
 }
 
 static void accept_all(struct lk_collector *c)

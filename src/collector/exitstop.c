@@ -54,11 +54,21 @@ static struct thread *find(struct lk_exitstop *x, pid_t tid)
 	return NULL;
 }
 
+/* 1 if tgid's snapshot was taken: its threads that come later pass. */
+static int group_done(const struct lk_exitstop *x, pid_t tgid)
+{
+	for (size_t i = 0; i < x->n; i++)
+		if (x->t[i].tgid == tgid && x->t[i].group_done)
+			return 1;
+	return 0;
+}
+
 static int add(struct lk_exitstop *x, pid_t tid, pid_t tgid)
 {
 	struct thread *t = find(x, tid);
+	struct thread fresh = {.tid = tid, .tgid = tgid, .group_done = group_done(x, tgid)};
 	if (t) {
-		*t = (struct thread){.tid = tid, .tgid = tgid};
+		*t = fresh;
 		return 0;
 	}
 	if (x->n == x->cap) {
@@ -69,7 +79,7 @@ static int add(struct lk_exitstop *x, pid_t tid, pid_t tgid)
 		x->t = a;
 		x->cap = nc;
 	}
-	x->t[x->n++] = (struct thread){.tid = tid, .tgid = tgid};
+	x->t[x->n++] = fresh;
 	return 0;
 }
 
@@ -190,6 +200,7 @@ static int exit_stop(struct lk_exitstop *x, struct thread *t, struct lk_exit_sna
 	snap->n_threads = 0;
 	gather_others(x, t, snap);
 	snap->mem_fd = open(path, O_RDONLY | O_CLOEXEC);
+	snap->maps_fd = -1;
 	return 1;
 }
 
@@ -212,12 +223,18 @@ int lk_exitstop_handle(struct lk_exitstop *x, pid_t tid, int status,
 		       struct lk_exit_snapshot *snap)
 {
 	struct thread *t = find(x, tid);
-	/* a new thread may report its first stop before its creator's clone
-	 * event: it is ours if it stops with PTRACE_EVENT_STOP */
-	if (!t && WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_STOP) {
+	/* A new thread may report its first stop before its creator's clone
+	 * event: its initial PTRACE_EVENT_STOP, or, when a group exit killed it
+	 * at once, its exit stop. Only tracees report stops here (no
+	 * WUNTRACED), so any stop is of a thread of ours. */
+	if (!t && WIFSTOPPED(status)) {
 		pid_t tgid = tgid_of(tid);
 		if (tgid > 0 && add(x, tid, tgid) == 0)
 			t = find(x, tid);
+		if (!t) {
+			continue_with(tid, 0); /* never leave a thread stopped */
+			return 0;
+		}
 	}
 	if (!t)
 		return -1;

@@ -27,6 +27,7 @@ struct lk_exit_snapshot {
 	pid_t tgid, tid;                 /* the process, and its stopped thread */
 	struct user_regs_struct regs;    /* that thread's registers */
 	int mem_fd;                      /* /proc/TID/mem, owned by the tracer */
+	int maps_fd;                     /* its /proc/TID/maps, or -1: open it by tid */
 	/* the other stopped threads' registers (their stacks are scanned from
 	 * their stack pointers, their registers are roots); NULL: none known.
 	 * At a group exit, those of the threads that reached their own exit

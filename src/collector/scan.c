@@ -15,6 +15,7 @@
  * are (collector/ghcheap.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,22 @@ static uint64_t stack_low(uint64_t lo, uint64_t hi, const uint64_t *sps, size_t 
 	return lo;
 }
 
+/* The process's maps: its own descriptor (dup'ed: the caller keeps it),
+ * else /proc/TID/maps. */
+static FILE *open_maps(const struct lk_exit_snapshot *snap)
+{
+	char path[64];
+	if (snap->maps_fd < 0) {
+		snprintf(path, sizeof(path), "/proc/%d/maps", (int)snap->tid);
+		return fopen(path, "re");
+	}
+	int fd = fcntl(snap->maps_fd, F_DUPFD_CLOEXEC, 0);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
 /* 1 if a maps line's name (up to its newline) is the executable. */
 static int is_exe(const char *exe, const char *name)
 {
@@ -131,13 +148,12 @@ static int ghc_mapping(struct lk_ghc_heap *ghc, const char *exe, const char *nam
 	return 0;
 }
 
-static int collect_roots(pid_t tid, const uint64_t *sps, size_t n_sps, uint64_t main_sp,
-			 const uint64_t *addrs, size_t n, struct lk_ghc_heap *ghc,
-			 const char *exe, struct roots *rs)
+static int collect_roots(const struct lk_exit_snapshot *snap, const uint64_t *sps,
+			 size_t n_sps, uint64_t main_sp, const uint64_t *addrs, size_t n,
+			 struct lk_ghc_heap *ghc, const char *exe, struct roots *rs)
 {
-	char path[64], line[4096];
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)tid);
-	FILE *f = fopen(path, "re");
+	char line[4096];
+	FILE *f = open_maps(snap);
 	if (!f)
 		return -errno;
 	int rc = 0;
@@ -181,10 +197,48 @@ static int add_ghc_roots(struct lk_ghc_heap *ghc, struct roots *rs)
 	return rc;
 }
 
+/* Reads of the target through one window of WINDOW bytes, used when a read
+ * comes near the one before: blocks that malloc handed out in a row and the
+ * scan reads in a row (up or down) cost one pread per window, not one
+ * each; scattered reads go straight through and cost no more than before. */
+#define WINDOW (64 * 1024)
+#define PAGE_DOWN(a) ((a) & ~(uint64_t)4095)
+
+struct mem_reader {
+	int fd;
+	uint64_t base;   /* target address of win[0] */
+	size_t filled;   /* bytes of win valid */
+	uint64_t prev;   /* address of the last read */
+	char win[WINDOW];
+};
+
+static int near(uint64_t a, uint64_t b)
+{
+	return (a > b ? a - b : b - a) < WINDOW / 2;
+}
+
 static int read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
 {
-	int fd = *(int *)ctx;
-	ssize_t n = pread(fd, buf, len, (off_t)addr);
+	struct mem_reader *m = ctx;
+	uint64_t prev = m->prev;
+	m->prev = addr;
+	if (addr >= m->base && addr + len <= m->base + m->filled) {
+		memcpy(buf, m->win + (addr - m->base), len);
+		return 0;
+	}
+	if (len <= WINDOW / 4 && near(addr, prev)) {
+		/* going down: the window ends with this read, else starts with it */
+		uint64_t base = addr < prev && addr + len > WINDOW ? PAGE_DOWN(addr + len - WINDOW + 4095)
+								  : PAGE_DOWN(addr);
+		ssize_t n = pread(m->fd, m->win, WINDOW, (off_t)base);
+		m->base = base;
+		m->filled = n > 0 ? (size_t)n : 0;
+		if (addr >= base && addr + len <= base + m->filled) {
+			memcpy(buf, m->win + (addr - base), len);
+			return 0;
+		}
+	}
+	ssize_t n = pread(m->fd, buf, len, (off_t)addr);
 	return n == (ssize_t)len ? 0 : -EFAULT;
 }
 
@@ -213,8 +267,9 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	struct lk_reach reach = {0};
 	uint64_t *regs = NULL, *sps = NULL;
 	struct lk_ghc_heap *ghc = NULL;
+	struct mem_reader *mem = malloc(sizeof(*mem));
 	int rc = -ENOMEM;
-	if (!blocks || !slot || !addrs || !ignored)
+	if (!blocks || !slot || !addrs || !ignored || !mem)
 		goto out;
 	lk_live_foreach(&s->live, b) {
 		slot[k] = (size_t)(b - s->live.slots);
@@ -237,16 +292,19 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	}
 	uint64_t main_sp = go_scheduler_sp(s, snap->mem_fd);
 	if ((rc = lk_ghc_heap_open(s->exe, 0, snap->mem_fd, &ghc)) != 0 ||
-	    (rc = collect_roots(snap->tid, sps, n_threads, main_sp, addrs, k, ghc, s->exe, &rs)) != 0 ||
+	    (rc = collect_roots(snap, sps, n_threads, main_sp, addrs, k, ghc, s->exe, &rs)) != 0 ||
 	    (rc = add_ghc_roots(ghc, &rs)) != 0)
 		goto out;
 	for (size_t i = 0; i < s->n_roots && !rc; i++)
 		rc = add_root(&rs, s->roots[i].addr, s->roots[i].addr + s->roots[i].size);
 	if (rc)
 		goto out;
+	mem->fd = snap->mem_fd;
+	mem->base = mem->prev = 0;
+	mem->filled = 0;
 	rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, n_regs, ignored,
 			       LK_REACH_GLIBC_CHUNKS,
-			       read_mem, (void *)&snap->mem_fd, &reach);
+			       read_mem, mem, &reach);
 	if (rc)
 		goto out;
 	free(s->classes);
@@ -267,5 +325,6 @@ out:
 	free(ignored);
 	free(regs);
 	free(sps);
+	free(mem);
 	return rc;
 }

@@ -319,8 +319,13 @@ uint64_t lk_session_drain(struct lk_session *s, int final)
 		if (seq == lap + 1) {
 			struct lk_slot copy = *slot;
 			atomic_store_explicit(&slot->seq, lap + LK_RING_SLOTS, memory_order_release);
-			apply(s, &copy, pos);
-			n++;
+			/* after an exit call-back's scan, events are handed back
+			 * unapplied: the verdicts belong to the blocks as they were,
+			 * and threads still running must not wait on a full ring */
+			if (!s->exit_called) {
+				apply(s, &copy, pos);
+				n++;
+			}
 		} else if (final || (s->stuck_pos == pos && now_ms() - s->stuck_since > STUCK_MS)) {
 			/* reserved and never committed: its writer died or jumped away */
 			uint64_t expect = seq;

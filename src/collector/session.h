@@ -93,7 +93,9 @@ struct lk_session {
 	struct lk_block undo[64];  /* last realloc-freed block per thread (tid % 64) */
 	struct lk_block *roots;   /* regions registered with leakscope_register_root */
 	size_t n_roots, cap_roots;
-	int scan_wanted, scan_errno; /* --scan asked; why the process could not be seized */
+	int scan_wanted, scan_errno; /* a scan at the end was asked; why ptrace failed */
+	int exit_call;          /* no ptrace: the process calls back at exit (common/shm.h) */
+	int exit_called;        /* it did and was scanned: later events are dropped */
 	uint8_t *classes;       /* per live slot, enum lk_leak_class; NULL: no scan */
 	int exec_pending;       /* an execve is under way (or replaced the image) */
 	uint64_t order;         /* when it ended, for report order */

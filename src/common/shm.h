@@ -153,6 +153,30 @@ struct lk_hello {
 	uint64_t fork_seq;
 };
 
+/* The collector's one-byte answer to a hello. */
+enum {
+	LK_ACK_OK = 1,        /* announced (and, for `run`, stopped at its end by ptrace) */
+	LK_ACK_SELF_SCAN = 2, /* announced, but ptrace is not permitted: call back at exit */
+};
+
+/*
+ * The exit call-back (docs/design.md, "Without ptrace"): when the
+ * hello was answered LK_ACK_SELF_SCAN, the process, in exit() (a destructor
+ * of the interposer) or _exit(), connects again and sends this message with
+ * two descriptors (SCM_RIGHTS): its own /proc/self/mem and /proc/self/maps,
+ * which a process may always open, whatever ptrace allows, and which keep
+ * reading its memory in the collector. It then waits for one byte: the
+ * collector has scanned it and reads no more.
+ */
+#define LK_EXIT_MAGIC 0x31746978656b6c00ULL /* "\0lkexit1" */
+
+struct lk_exit_hello {
+	uint64_t magic;         /* LK_EXIT_MAGIC */
+	uint32_t pid;
+	uint32_t pad;
+	uint64_t sp;            /* the exiting thread's stack pointer */
+};
+
 #define LK_RING_LAP(p) ((p) & ~(uint64_t)(LK_RING_SLOTS - 1))
 #define LK_MARK_BUSY UINT64_MAX
 #define LK_MARK_DONE(k) (2 * (uint64_t)(k) + 1)

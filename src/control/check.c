@@ -19,7 +19,8 @@ static int scan_stopped(struct lk_session *s, struct lk_stopall *st)
 	struct user_regs_struct *regs = calloc(st->n + 1, sizeof(*regs));
 	if (!regs)
 		return -ENOMEM;
-	struct lk_exit_snapshot snap = {.tgid = s->pid, .tid = s->pid, .threads = regs};
+	struct lk_exit_snapshot snap = {.tgid = s->pid, .tid = s->pid, .maps_fd = -1,
+					 .threads = regs};
 	int have_main = 0;
 	for (size_t i = 0; i < st->n; i++) {
 		if (st->t[i].gone)

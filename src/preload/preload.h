@@ -60,6 +60,15 @@ LK_HIDDEN size_t lk_bootstrap_size(const void *p);
 /* region.c: create, map and announce this process's region. */
 LK_HIDDEN int lk_region_attach(const struct lk_region *parent);
 
+/* socket.c: connect to the collector's socket at path, send len bytes of
+ * msg with n_fds (1 or 2) descriptors, return its one-byte answer, or -1. */
+LK_HIDDEN int lk_socket_call(const char *path, const void *msg, size_t len, const int *fds,
+			     size_t n_fds);
+
+/* exitcall.c: the collector answered the hello with ack (LK_ACK_*) on the
+ * socket at path; LK_ACK_SELF_SCAN asks for the call-back at exit. */
+LK_HIDDEN void lk_exitcall_arm(const char *path, int ack);
+
 /* ring.c: publish one event. */
 LK_HIDDEN void lk_ring_emit(unsigned kind, uint64_t addr, uint64_t size, uint32_t stack);
 LK_HIDDEN void lk_ring_forget_thread(void);

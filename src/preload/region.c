@@ -12,8 +12,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "preload/preload.h"
@@ -81,40 +79,17 @@ static int fd_high(int fd)
 static int announce(int memfd, const struct lk_shm_header *h)
 {
 	const char *path = getenv(LK_ENV_SOCKET);
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	if (!path || strlen(path) >= sizeof(sa.sun_path))
-		return -1;
-	strcpy(sa.sun_path, path);
-	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (s < 0)
-		return -1;
-	if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
-		close(s);
-		return -1;
-	}
 	struct lk_hello hello = {
 		.magic = LK_SHM_MAGIC, .pid = h->pid, .ppid = h->ppid,
 		.flags = h->flags, .fork_seq = h->fork_seq,
 	};
-	struct iovec iov = {.iov_base = &hello, .iov_len = sizeof(hello)};
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} ctl;
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
-			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &memfd, sizeof(int));
-	ssize_t n = sendmsg(s, &msg, MSG_NOSIGNAL);
-	/* Wait for the collector's one-byte acknowledgement: from then on it
-	 * holds the region, whatever happens to us. */
-	char ack;
-	ssize_t r = n == (ssize_t)sizeof(hello) ? read(s, &ack, 1) : -1;
-	close(s);
-	return r == 1 ? 0 : -1;
+	/* The collector's one-byte acknowledgement: from then on it holds the
+	 * region, whatever happens to us. */
+	int ack = lk_socket_call(path, &hello, sizeof(hello), &memfd, 1);
+	if (ack < 0)
+		return -1;
+	lk_exitcall_arm(path, ack);
+	return 0;
 }
 
 LK_HIDDEN int lk_region_attach(const struct lk_region *parent)

@@ -70,20 +70,28 @@ static void suppression_line(FILE *out, const struct lk_leak *l)
 		fprintf(out, "leak:%s\n", pick->module);
 }
 
+/* "2,222 bytes in 1 object definitely, " for one class of the summary */
+static void class_counts(FILE *out, const struct lk_leak_report *p, int cls, const char *what)
+{
+	char b[32];
+	uint64_t n = p->class_objects[cls];
+	fprintf(out, "%s bytes in %" PRIu64 " object%s %s", grouped(p->class_bytes[cls], b, sizeof(b)),
+		n, n == 1 ? "" : "s", what);
+}
+
 static void process_report(FILE *out, const struct lk_leak_report *p, int show_suppressed,
 			   int show_reachable, int gen)
 {
-	char b[32], c[32], d[32], e[32];
+	char b[32], c[32];
 	const char *cmd = p->command ? p->command : "?";
 	const uint64_t *cb = p->class_bytes;
 	if (p->leaked_bytes && p->scanned) {
-		fprintf(out, "leakscope: %s bytes lost in %" PRIu64 " object%s (pid %d, %s): "
-			"%s definitely, %s indirectly, %s possibly\n",
+		fprintf(out, "leakscope: %s bytes lost in %" PRIu64 " object%s (pid %d, %s): ",
 			grouped(p->leaked_bytes, b, sizeof(b)), p->leaked_objects,
-			p->leaked_objects == 1 ? "" : "s", (int)p->pid, cmd,
-			grouped(cb[LK_CLASS_DEFINITE], c, sizeof(c)),
-			grouped(cb[LK_CLASS_INDIRECT], d, sizeof(d)),
-			grouped(cb[LK_CLASS_POSSIBLE], e, sizeof(e)));
+			p->leaked_objects == 1 ? "" : "s", (int)p->pid, cmd);
+		class_counts(out, p, LK_CLASS_DEFINITE, "definitely, ");
+		class_counts(out, p, LK_CLASS_INDIRECT, "indirectly, ");
+		class_counts(out, p, LK_CLASS_POSSIBLE, "possibly\n");
 	} else if (p->leaked_bytes) {
 		fprintf(out, "leakscope: %s bytes in %" PRIu64 " object%s not freed at exit (pid %d, %s)\n",
 			grouped(p->leaked_bytes, b, sizeof(b)), p->leaked_objects,
@@ -94,7 +102,7 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 			grouped(p->stats.frees, c, sizeof(c)));
 	}
 	if (p->scan_note)
-		fprintf(out, "  note: no reachability scan: %s\n", p->scan_note);
+		fprintf(out, "  note: %s\n", p->scan_note);
 	for (size_t i = 0; i < p->n_leaks; i++)
 		leak_block(out, &p->leaks[i], NULL);
 	if (cb[LK_CLASS_REACHABLE])

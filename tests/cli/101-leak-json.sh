@@ -5,7 +5,7 @@
 v=$(victim leak-one) || exit
 line=$(marker "$ROOT/tests/victims/leak-one.c" hello-malloc)
 ls_run "$T/r.json" -- "$v" one two
-expect_rc 0
+expect_rc 23
 expect_grep "$T/stdout" '^hello 0x[0-9a-f]+$'
 j=$T/r.json
 expect_json "$j" '.schema == "leakscope-leaks/1"'
@@ -19,7 +19,7 @@ expect_json "$j" 'root.stats | .allocations >= 1 and .frees >= 0 and .unmatched_
 	and .bytes_allocated >= 1000 and .peak_bytes >= 1000'
 expect_json "$j" 'root.summary | .leaked_bytes == 1000 and .leaked_objects == 1'
 expect_json "$j" 'root.leaks | length == 1'
-expect_json "$j" 'root.leaks[0] | .bytes == 1000 and .objects == 1 and .class == "not-freed"'
+expect_json "$j" 'root.leaks[0] | .bytes == 1000 and .objects == 1 and .class == "definitely-lost"'
 expect_json "$j" "root.leaks[0].stack[0] | .function == \"hello\" and (.file | endswith(\"leak-one.c\"))
 	and .line == $line and .module == \"leak-one\" and (.offset | test(\"^0x[0-9a-f]+\$\"))
 	and .inlined == false"

@@ -8,7 +8,7 @@
 v=$(victim cxx-leaks) || exit
 src=$ROOT/tests/victims/cxx-leaks.cc
 ls_run "$T/r.json" -- "$v"
-expect_rc 0
+expect_rc 23
 j=$T/r.json
 expect_json "$j" 'root.summary.leaked_bytes == 7802 and root.summary.leaked_objects == 4'
 expect_json "$j" "root.leaks | sized(1112) | length == 1 and (.[0] | has_fn(\"shapes::Widget::make(int)\")

@@ -7,7 +7,7 @@
 v=$(victim dlopen-host) || exit
 lib=$(victim_lib dlleak) || exit
 ls_run "$T/r.json" -- "$v" "$lib"
-expect_rc 0
+expect_rc 23
 j=$T/r.json
 expect_json "$j" "root.leaks | sized(10030) | length == 1 and (.[0].stack[0] | .function == \"dl_ctor_alloc\"
 	and .module == \"dlleak.so\" and .line == $(marker "$ROOT/tests/victims/dlleak.c" dl-ctor-malloc))"

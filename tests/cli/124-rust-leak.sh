@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 v=$(victim rs-leak) || exit
 src=$ROOT/tests/victims/rs-leak.rs
-ls_run "$T/r.json" --scan --exit-code 0 -- "$v"
+ls_run "$T/r.json" --exit-code 0 -- "$v"
 expect_rc 0
 expect_grep "$T/stdout" '^leaked$'
 j=$T/r.json
@@ -22,7 +22,7 @@ expect_json "$j" 'root.leaks[] | select(.bytes == 1000) | has_fn("rs_leak::leak_
 
 cp "$v" "$T/nodwarf"
 strip -g "$T/nodwarf"
-ls_run "$T/s.json" --scan --exit-code 0 -- "$T/nodwarf"
+ls_run "$T/s.json" --exit-code 0 -- "$T/nodwarf"
 expect_rc 0
 j=$T/s.json
 expect_json "$j" 'root.summary | .leaked_bytes == 1480 and .leaked_objects == 2'

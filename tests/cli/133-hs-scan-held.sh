@@ -13,8 +13,10 @@ src=$ROOT/tests/victims/hs-held.hs
 
 scan() { # victim -> $T/NAME.json
 	v=$1
-	"$LEAKSCOPE" run --scan --show-reachable -f json -o "$T/${v##*/}.json" -- "$v" \
-		> "$T/stdout" 2> "$T/stderr" || { cat "$T/stderr"; fail "${v##*/} exited $?"; }
+	rc=0
+	"$LEAKSCOPE" run --show-reachable -f json -o "$T/${v##*/}.json" -- "$v" \
+		> "$T/stdout" 2> "$T/stderr" || rc=$?
+	expect_leak_rc "$T/${v##*/}.json"
 	expect_grep "$T/stdout" '^held \(0x[0-9a-f]+,0x[0-9a-f]+,0x[0-9a-f]+,0x[0-9a-f]+\)$'
 	j=$T/${v##*/}.json
 	expect_json "$j" 'root | .scanned == true
@@ -43,10 +45,11 @@ v=$(victim hs-held@thr -O0 -threaded) || exit
 scan "$v"
 expect_json "$T/hs-held@thr.json" 'root.leaks[] | select(.class == "definitely-lost")
 	| .stack[0].function == "base:Foreign.Marshal.Alloc.mallocBytes1"'
-# the seed story's victim: its 1,024 bytes are definitely lost under --scan
+# the seed story's victim: its 1,024 bytes are definitely lost (exit 23)
 v=$(victim hs-leak -O1) || exit
-"$LEAKSCOPE" run --scan -f json -o "$T/hs-leak.json" -- "$v" > /dev/null 2> "$T/stderr" ||
-	{ cat "$T/stderr"; fail "hs-leak exited $?"; }
+rc=0
+"$LEAKSCOPE" run -f json -o "$T/hs-leak.json" -- "$v" > /dev/null 2> "$T/stderr" || rc=$?
+expect_rc 23
 expect_json "$T/hs-leak.json" 'root | .classes["definitely-lost"] == {"bytes": 1024, "objects": 1}
 	and .classes["still-reachable"].bytes == 0 and .leaks[0].stack[0].function == "Main.main1"'
 exit 0

@@ -11,7 +11,7 @@ leak:leak_calloc
 leak:^leak_valloc$
 EOS
 ls_run "$T/r.json" --suppressions "$T/supp" -- "$v"
-expect_rc 0
+expect_rc 23
 j=$T/r.json
 expect_json "$j" '[root.leaks[] | select(has_fn("leak_calloc") or has_fn("leak_valloc"))] | length == 0'
 expect_json "$j" 'root.suppressed | map(select(has_fn("leak_calloc"))) | length == 1

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../lib.sh"
 v=$(victim big-blocks) || exit
 ls_run "$T/r.json" -- "$v"
-expect_rc 0
+expect_rc 23
 j=$T/r.json
 expect_json "$j" 'root.leaks | sized(1048576) | length == 1 and (.[0].stack[0].function == "leak_big_malloc")'
 expect_json "$j" 'root.leaks | sized(262144) | length == 1 and (.[0].stack[0].function == "leak_big_calloc")'

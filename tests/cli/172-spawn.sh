@@ -5,7 +5,7 @@
 v=$(victim spawn) || exit
 one=$(victim leak-one) || exit
 ls_run "$T/r.json" -- "$v" "$one"
-expect_rc 0
+expect_rc 23
 pid=$(sed -n 's/^spawned \([0-9]*\)$/\1/p' "$T/stdout")
 j=$T/r.json
 expect_json "$j" 'root.summary.leaked_bytes == 0'

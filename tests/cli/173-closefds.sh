@@ -5,7 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 v=$(victim closefds) || exit
 ls_run "$T/r.json" -- "$v"
-expect_rc 0
+expect_rc 23
 j=$T/r.json
 expect_json "$j" 'root.end == {"code": 0}'
 expect_json "$j" 'root.leaks | sized(5150) | length == 1 and (.[0].stack[0].function == "leak_before_close")'

@@ -1,6 +1,6 @@
 # The collector built with ASan/UBSan (build-san/) runs real victims - a
 # leaky program, threads, fork and a killed program - with no sanitizer
-# report and the same leak totals as the plain build.
+# report and the same leak totals as the plain build, the scan included.
 . "$(dirname "$0")/../lib.sh"
 SAN=$ROOT/build-san/leakscope
 [ -x "$SAN" ] || skip "no sanitizer build (make SAN=1)"
@@ -21,13 +21,19 @@ int main(void) {
 }
 C
 cc -g -O0 -o "$T/forky" "$T/forky.c" -lpthread || fail "cannot build forky"
-"$SAN" run -f json -o "$T/a.json" -- "$T/leaky" > /dev/null 2> "$T/a.err" || fail "leaky run failed"
-"$SAN" run -f json -o "$T/b.json" -- "$T/forky" 2> "$T/b.err" || fail "forky run failed"
+rc=0
+"$SAN" run -f json -o "$T/a.json" -- "$T/leaky" > /dev/null 2> "$T/a.err" || rc=$?
+expect_rc 23 # leaky loses two structures
+rc=0
+"$SAN" run --show-reachable -f json -o "$T/b.json" -- "$T/forky" 2> "$T/b.err" || rc=$?
+expect_leak_rc "$T/b.json"
 for e in "$T/a.err" "$T/b.err"; do
 	if grep -Eq 'AddressSanitizer|LeakSanitizer|runtime error' "$e"; then
 		cat "$e"; fail "sanitizer report in $e"
 	fi
 done
 expect_json "$T/a.json" '.processes[0].summary.leaked_bytes == 172 and .processes[0].summary.leaked_objects == 6'
-expect_json "$T/b.json" '[.processes[] | select(.forked) | .summary.leaked_bytes] == [777]'
-expect_json "$T/b.json" '[.processes[] | select(.root) | .summary.leaked_bytes] == [321]'
+# whatever the class a register or stack word gives them (--show-reachable)
+expect_json "$T/b.json" '[.processes[] | select(.forked) | [.leaks[].bytes] | add] == [777]'
+expect_json "$T/b.json" '[.processes[] | select(.root) | [.leaks[].bytes] | add] == [321]'
+expect_json "$T/b.json" 'all(.processes[]; .scanned)'

@@ -1,11 +1,14 @@
 # libleakscope.so exports only the allocator entry points it interposes,
-# dlclose, the execve family and the leakscope_* program API, and needs
+# dlclose, the execve family, _exit and _Exit (the exit call-back where
+# ptrace is not permitted) and the leakscope_* program API, and needs
 # nothing beyond libc and libunwind.
 . "$(dirname "$0")/../lib.sh"
 so=$ROOT/build/libleakscope.so
 command -v nm > /dev/null || skip "nm (binutils) is not installed"
 nm -D --defined-only "$so" | awk '{print $3}' | sed 's/@.*//' | sort > "$T/got"
 cat > "$T/want" <<'LIST'
+_Exit
+_exit
 aligned_alloc
 calloc
 dlclose

@@ -35,7 +35,7 @@ shape "$T/ls.env" > "$T/ls.shape"
 shape "$T/vg2.env" > "$T/vg.shape"
 cmp -s "$T/ls.shape" "$T/vg.shape" || { diff "$T/ls.shape" "$T/vg.shape"; fail "environments differ"; }
 
-env -i "$@" $ls_libpath "$LEAKSCOPE" run --scan --no-follow -f json -o "$T/r.json" -- "$perl" -e 1 \
+env -i "$@" $ls_libpath "$LEAKSCOPE" run --exit-code 0 --no-follow -f json -o "$T/r.json" -- "$perl" -e 1 \
 	2> "$T/stderr" || { cat "$T/stderr"; fail "leakscope run failed"; }
 env -i "$@" ${sock:+LEAKSCOPE_SOCKET=$sock} valgrind --leak-check=full "$perl" -e 1 2> "$T/vg.txt" ||
 	fail "valgrind failed"

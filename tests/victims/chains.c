@@ -1,6 +1,6 @@
 /*
  * chains.c MODE - one pointer-chain shape per mode, for the reachability
- * scan (leakscope run --scan). Sizes identify the blocks:
+ * scan (leakscope run). Sizes identify the blocks:
  *   direct    1111 definitely lost (no pointer anywhere)
  *   list      a lost list: head 2222 definite, 4 x 222 indirect
  *   cycle     3 x 333 in a lost cycle: 1 definite, 2 indirect

@@ -3,6 +3,7 @@
  * end the way MODE says:
  *   return  return 3 from main       exit   exit(4)
  *   _exit   _exit(5), no atexit      abort  abort() (SIGABRT, status 134)
+ *   exit_group  the raw syscall with status 6, as Go's os.Exit: no hook runs
  *   segv    a NULL store (SIGSEGV, status 139)
  *   wait    write our pid to PIDFILE (atomically, by rename) and sleep
  *           until killed from outside
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 __attribute__((noinline)) static void *leak_before_end(void)
@@ -34,6 +36,8 @@ int main(int argc, char **argv)
 		exit(4);
 	if (strcmp(mode, "_exit") == 0)
 		_exit(5);
+	if (strcmp(mode, "exit_group") == 0)
+		syscall(SYS_exit_group, 6);
 	if (strcmp(mode, "abort") == 0)
 		abort();
 	if (strcmp(mode, "segv") == 0) {

@@ -1,5 +1,5 @@
 -- hs-held: four mallocBytes blocks at the end of main, each held differently
--- by the Haskell heap, for the scan (leakscope run --scan):
+-- by the Haskell heap, for the scan (leakscope run):
 --   2000 bytes: owned by a ForeignPtr with finalizerFree, alive to the end
 --               (the runtime frees it at exit: not live, not lost);
 --   3000 bytes: in an IORef kept by a StablePtr never freed: still reachable;
