@@ -6,39 +6,7 @@
 #include <sys/wait.h>
 
 #include "report/leak_report.h"
-
-/* 1234567 -> "1,234,567" */
-static const char *grouped(uint64_t v, char *buf, size_t size)
-{
-	char raw[32];
-	int n = snprintf(raw, sizeof(raw), "%" PRIu64, v), k = 0;
-	for (int i = 0; i < n && (size_t)k + 2 < size; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[k++] = ',';
-		buf[k++] = raw[i];
-	}
-	buf[k] = 0;
-	return buf;
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = p ? strrchr(p, '/') : NULL;
-	return s ? s + 1 : p;
-}
-
-static void frame_line(FILE *out, size_t i, const struct lk_frame_text *f)
-{
-	char where[512] = "", name[512];
-	if (f->function)
-		snprintf(name, sizeof(name), "%s", f->function);
-	else
-		snprintf(name, sizeof(name), "%s+0x%" PRIx64, f->module ? f->module : "?", f->offset);
-	if (f->file)
-		snprintf(where, sizeof(where), "%s:%d", base_name(f->file), f->line);
-	fprintf(out, "    #%-2zu %-28s %-24s (%s)%s\n", i, name, where,
-		f->module ? f->module : "?", f->inlined ? " [inlined]" : "");
-}
+#include "report/text_frames.h"
 
 static void leak_block(FILE *out, const struct lk_leak *l, const char *suppression)
 {
@@ -49,9 +17,8 @@ static void leak_block(FILE *out, const struct lk_leak *l, const char *suppressi
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), " suppressed by %s,",
 			 suppression);
 	fprintf(out, "  %s bytes in %" PRIu64 " object%s%s allocated from:\n",
-		grouped(l->bytes, b, sizeof(b)), l->objects, l->objects == 1 ? "" : "s", what);
-	for (size_t i = 0; i < l->n_frames; i++)
-		frame_line(out, i, &l->frames[i]);
+		lk_grouped(l->bytes, b, sizeof(b)), l->objects, l->objects == 1 ? "" : "s", what);
+	lk_text_frames(out, "    ", l->frames, l->n_frames);
 }
 
 /* A suppression for l: its innermost frame with a function name outside
@@ -75,7 +42,7 @@ static void class_counts(FILE *out, const struct lk_leak_report *p, int cls, con
 {
 	char b[32];
 	uint64_t n = p->class_objects[cls];
-	fprintf(out, "%s bytes in %" PRIu64 " object%s %s", grouped(p->class_bytes[cls], b, sizeof(b)),
+	fprintf(out, "%s bytes in %" PRIu64 " object%s %s", lk_grouped(p->class_bytes[cls], b, sizeof(b)),
 		n, n == 1 ? "" : "s", what);
 }
 
@@ -87,19 +54,19 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 	const uint64_t *cb = p->class_bytes;
 	if (p->leaked_bytes && p->scanned) {
 		fprintf(out, "leakscope: %s bytes lost in %" PRIu64 " object%s (pid %d, %s): ",
-			grouped(p->leaked_bytes, b, sizeof(b)), p->leaked_objects,
+			lk_grouped(p->leaked_bytes, b, sizeof(b)), p->leaked_objects,
 			p->leaked_objects == 1 ? "" : "s", (int)p->pid, cmd);
 		class_counts(out, p, LK_CLASS_DEFINITE, "definitely, ");
 		class_counts(out, p, LK_CLASS_INDIRECT, "indirectly, ");
 		class_counts(out, p, LK_CLASS_POSSIBLE, "possibly\n");
 	} else if (p->leaked_bytes) {
 		fprintf(out, "leakscope: %s bytes in %" PRIu64 " object%s not freed at exit (pid %d, %s)\n",
-			grouped(p->leaked_bytes, b, sizeof(b)), p->leaked_objects,
+			lk_grouped(p->leaked_bytes, b, sizeof(b)), p->leaked_objects,
 			p->leaked_objects == 1 ? "" : "s", (int)p->pid, cmd);
 	} else {
 		fprintf(out, "leakscope: no leaks (pid %d, %s): %s allocations, %s frees\n",
-			(int)p->pid, cmd, grouped(p->stats.allocations, b, sizeof(b)),
-			grouped(p->stats.frees, c, sizeof(c)));
+			(int)p->pid, cmd, lk_grouped(p->stats.allocations, b, sizeof(b)),
+			lk_grouped(p->stats.frees, c, sizeof(c)));
 	}
 	if (p->scan_note)
 		fprintf(out, "  note: %s\n", p->scan_note);
@@ -107,12 +74,12 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 		leak_block(out, &p->leaks[i], NULL);
 	if (cb[LK_CLASS_REACHABLE])
 		fprintf(out, "  still reachable: %s bytes in %" PRIu64 " object%s%s\n",
-			grouped(cb[LK_CLASS_REACHABLE], b, sizeof(b)), p->class_objects[LK_CLASS_REACHABLE],
+			lk_grouped(cb[LK_CLASS_REACHABLE], b, sizeof(b)), p->class_objects[LK_CLASS_REACHABLE],
 			p->class_objects[LK_CLASS_REACHABLE] == 1 ? "" : "s",
 			show_reachable ? "" : " (--show-reachable lists them)");
 	if (p->n_suppressed) {
 		fprintf(out, "  suppressed: %s bytes in %" PRIu64 " object%s%s\n",
-			grouped(p->suppressed_bytes, b, sizeof(b)), p->suppressed_objects,
+			lk_grouped(p->suppressed_bytes, b, sizeof(b)), p->suppressed_objects,
 			p->suppressed_objects == 1 ? "" : "s",
 			show_suppressed ? "" : " (--show-suppressed lists them)");
 		for (size_t i = 0; show_suppressed && i < p->n_suppressed; i++)
