@@ -5,9 +5,9 @@
 # -hy, -hr and -hb. Each report names its breakdown, carries the markers,
 # and the band a person looks for is there and behaves as the program
 # does: Main's module holds the most memory (-hm), Record closures grow
-# (-hd, -hy), the kept list's retainer sets come from main and leaky
-# (-hr), and the biography bands are GHC's five states, the never-used
-# VOID growing (-hb). (-he, era profiling, is newer than GHC 9.6.)
+# (-hd, -hy), a retainer set of leaky holds over a megabyte (-hr), and
+# the biography bands are GHC's five states, the never-used VOID growing
+# (-hb). Censuses every 0.02 s: a fast machine runs the program in 0.3 s. (-he, era profiling, is newer than GHC 9.6.)
 . "$(dirname "$0")/../lib.sh"
 command -v ghc > /dev/null || skip "no ghc"
 src=$ROOT/tests/fixtures/eventlog/src/CostCentres.hs
@@ -22,7 +22,7 @@ if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
 fi
 
 profile() { # breakdown letter: run with -hX, write $T/hX.json
-	(cd "$T" && "$bin" +RTS -l -h"$1" -i0.05 -ol"h$1.eventlog" -RTS > "h$1.out") || fail "-h$1 run exit $?"
+	(cd "$T" && "$bin" +RTS -l -h"$1" -i0.02 -ol"h$1.eventlog" -RTS > "h$1.out") || fail "-h$1 run exit $?"
 	"$LEAKSCOPE" eventlog --format json -o "$T/h$1.json" "$T/h$1.eventlog" || fail "eventlog -h$1 exit $?"
 	expect_json "$T/h$1.json" ".warnings == [] and (.meta.rts | test(\"rts_p\"))
 		and [.markers[].text] == [\"reading\", \"half the input\", \"read\"] and (.times | length) >= 4"
@@ -43,8 +43,7 @@ profile y
 expect_json "$T/hy.json" ".meta.breakdown == \"type description (-hy)\" and $(grows Record)"
 profile r
 expect_json "$T/hr.json" '.meta.breakdown == "retainer set (-hr)"
-	and any(.bands[]; (.label | test("^\\([0-9]+\\)main")) and .stats.peak > 1000000)
-	and any(.bands[]; (.label | test("^\\([0-9]+\\)leaky")) and .stats.peak > 1000000)'
+	and any(.bands[]; (.label | test("^\\([0-9]+\\)(.*,)?leaky")) and .stats.peak > 1000000)'
 profile b
 expect_json "$T/hb.json" ".meta.breakdown == \"biography (-hb)\"
 	and ([.bands[].label] - [\"LAG\", \"DRAG\", \"VOID\", \"USE\", \"INHERENT_USE\"] == [])
