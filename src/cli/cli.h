@@ -5,6 +5,8 @@
 #ifndef LK_CLI_H
 #define LK_CLI_H
 
+#include <stdio.h>
+
 /* Exit codes of leakscope itself (the program's own status passes through). */
 #define LK_EXIT_FAILURE 125
 /* `run`: the program succeeded but leaked (LeakSanitizer's convention). */
@@ -29,5 +31,12 @@ void lk_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A whole number in [lo, hi] given to option opt of command cmd, or -1
  * after a message. */
 long lk_cli_number(const char *cmd, const char *opt, const char *s, long lo, long hi);
+
+/* output.c: lk_error_name() with a lowercase first letter (a static buffer). */
+const char *lk_cli_errtext(int code);
+/* Open path for writing ("-" or NULL: stdout), printing why it failed. */
+FILE *lk_cli_open_out(const char *path);
+/* Close it; print and return 1 when rc or the close failed, else 0. */
+int lk_cli_close_out(FILE *f, const char *path, int rc);
 
 #endif

@@ -13,13 +13,12 @@
 #include <string.h>
 
 #include "analyze/timeline_diff.h"
+#include "cli/cli.h"
 #include "common/error.h"
 #include "eventlog/profile.h"
 #include "report/timeline_report.h"
 
 #include "report/html.h"
-
-int cmd_eventlog(int argc, char **argv);
 
 static const char usage[] =
 	"usage: leakscope eventlog [--format text|json|html] [-o FILE] [--top N]\n"
@@ -49,70 +48,32 @@ static int usage_error(const char *fmtstr, const char *arg)
 	return 2;
 }
 
-static void lower_first(char *dst, size_t size, const char *src)
-{
-	snprintf(dst, size, "%s", src);
-	if (dst[0] >= 'A' && dst[0] <= 'Z')
-		dst[0] = (char)(dst[0] - 'A' + 'a');
-}
-
 /* Read path into *tl; print what went wrong. 0 or 1 (the exit code). */
 static int load(const char *path, const struct lk_profile_options *opt, struct lk_timeline *tl)
 {
-	char msg[256];
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		lower_first(msg, sizeof(msg), strerror(errno));
-		fprintf(stderr, "leakscope: cannot open '%s': %s\n", path, msg);
+		lk_cli_error("cannot open '%s': %s", path, lk_cli_errtext(-errno));
 		return 1;
 	}
 	struct lk_profile_stats st;
 	int rc = lk_profile_read(f, opt, tl, &st);
 	fclose(f);
 	if (rc < 0) {
-		fprintf(stderr, "leakscope: cannot read '%s': %s\n", path,
+		lk_cli_error("cannot read '%s': %s", path,
 			*lk_error_detail() && rc != -ENOMEM ? lk_error_detail() : lk_error_name(rc));
 		return 1;
 	}
 	for (size_t i = 0; i < tl->n_warnings; i++) {
 		if (i == 0 && st.data_error)
-			fprintf(stderr, "leakscope: cannot read '%s': %s; the report shows "
-				"what was read before\n", path, tl->warnings[i]);
+			lk_cli_error("cannot read '%s': %s; the report shows what was read before",
+				     path, tl->warnings[i]);
 		else
-			fprintf(stderr, "leakscope: warning: '%s': %s\n", path, tl->warnings[i]);
+			lk_cli_error("warning: '%s': %s", path, tl->warnings[i]);
 	}
 	if (!tl->title) {
 		const char *base = strrchr(path, '/');
 		tl->title = strdup(base ? base + 1 : path);
-	}
-	return 0;
-}
-
-static FILE *open_out(const char *path)
-{
-	if (!path || strcmp(path, "-") == 0)
-		return stdout;
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		char msg[256];
-		lower_first(msg, sizeof(msg), strerror(errno));
-		fprintf(stderr, "leakscope: cannot write '%s': %s\n", path, msg);
-	}
-	return f;
-}
-
-static int close_out(FILE *f, const char *path, int rc)
-{
-	if (f != stdout) {
-		if (fclose(f) != 0 && rc == 0)
-			rc = -EIO;
-	} else if (fflush(f) != 0 && rc == 0) {
-		rc = -EIO;
-	}
-	if (rc) {
-		fprintf(stderr, "leakscope: cannot write '%s': %s\n",
-			path ? path : "standard output", lk_error_name(rc));
-		return 1;
 	}
 	return 0;
 }
@@ -131,13 +92,13 @@ static int run_diff(const char *a, const char *b, enum format fmt, const char *o
 	int rc = lk_timeline_diff_compute(&ta, &tb, &d);
 	int status = 1;
 	if (rc) {
-		fprintf(stderr, "leakscope: cannot compare: %s\n", lk_error_name(rc));
+		lk_cli_error("cannot compare: %s", lk_error_name(rc));
 	} else {
-		FILE *out = open_out(out_path);
+		FILE *out = lk_cli_open_out(out_path);
 		if (out) {
 			rc = fmt == FMT_JSON ? lk_timeline_diff_write_json(&d, out)
 					     : lk_timeline_diff_write_text(&d, out, top);
-			status = close_out(out, out_path, rc);
+			status = lk_cli_close_out(out, out_path, rc);
 		}
 		lk_timeline_diff_release(&d);
 	}
@@ -230,14 +191,14 @@ int cmd_eventlog(int argc, char **argv)
 		out_path = html_path;
 	}
 	int status = 1;
-	FILE *out = open_out(out_path);
+	FILE *out = lk_cli_open_out(out_path);
 	if (out) {
 		int rc = fmt == FMT_JSON ? lk_timeline_write_json(&tl, out)
 		       : fmt == FMT_TEXT ? lk_timeline_write_text(&tl, out, top)
 					 : lk_timeline_write_html(&tl, out);
-		status = close_out(out, out_path, rc);
+		status = lk_cli_close_out(out, out_path, rc);
 		if (status == 0 && html_path)
-			fprintf(stderr, "leakscope: wrote %s\n", html_path);
+			lk_cli_error("wrote %s", html_path);
 	}
 	free(html_path);
 	lk_timeline_release(&tl);

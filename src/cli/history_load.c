@@ -10,16 +10,6 @@
 #include "cli/history_load.h"
 #include "common/error.h"
 
-/* lk_error_name() with a lowercase first letter, as messages are written. */
-static const char *errtext(int code)
-{
-	static char buf[256];
-	snprintf(buf, sizeof(buf), "%s", lk_error_name(code));
-	if (buf[0] >= 'A' && buf[0] <= 'Z')
-		buf[0] = (char)(buf[0] - 'A' + 'a');
-	return buf;
-}
-
 struct progress {
 	FILE *f;
 	const char *path;
@@ -46,7 +36,7 @@ int lk_cli_load_history(const char *path, const struct lk_hist_options *opt,
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		int e = errno;
-		lk_cli_error("cannot open '%s': %s", path, errtext(-e));
+		lk_cli_error("cannot open '%s': %s", path, lk_cli_errtext(-e));
 		memset(h, 0, sizeof(*h));
 		return 1;
 	}
@@ -66,7 +56,7 @@ int lk_cli_load_history(const char *path, const struct lk_hist_options *opt,
 	if (rc) {
 		const char *detail = lk_error_detail();
 		lk_cli_error("cannot report on '%s': %s", path,
-			     *detail && rc != -ENOMEM ? detail : errtext(rc));
+			     *detail && rc != -ENOMEM ? detail : lk_cli_errtext(rc));
 		lk_history_release(h);
 		return 1;
 	}
@@ -92,31 +82,5 @@ int lk_cli_parse_size(const char *s, uint64_t *min, uint64_t *max)
 		return -1;
 	*min = a;
 	*max = b;
-	return 0;
-}
-
-FILE *lk_cli_open_out(const char *path)
-{
-	if (!path || strcmp(path, "-") == 0)
-		return stdout;
-	FILE *f = fopen(path, "w");
-	if (!f)
-		lk_cli_error("cannot write '%s': %s", path, errtext(-errno));
-	return f;
-}
-
-int lk_cli_close_out(FILE *f, const char *path, int rc)
-{
-	if (f != stdout) {
-		if (fclose(f) != 0 && rc == 0)
-			rc = -EIO;
-	} else if (fflush(f) != 0 && rc == 0) {
-		rc = -EIO;
-	}
-	if (rc) {
-		lk_cli_error("cannot write '%s': %s", path && strcmp(path, "-") ? path : "standard output",
-			     errtext(rc));
-		return 1;
-	}
 	return 0;
 }

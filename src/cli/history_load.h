@@ -1,7 +1,7 @@
 /*
  * history_load.h - what `leakscope report` and `leakscope diff` share:
  * reading a trace into a history (history/history.h) with progress on a
- * terminal and the messages of a failure, and the output file.
+ * terminal and the messages of a failure.
  */
 #ifndef LK_CLI_HISTORY_LOAD_H
 #define LK_CLI_HISTORY_LOAD_H
@@ -17,10 +17,5 @@ int lk_cli_load_history(const char *path, const struct lk_hist_options *opt,
 
 /* Parse "N" or "MIN-MAX" (bytes). 0 or -1. */
 int lk_cli_parse_size(const char *s, uint64_t *min, uint64_t *max);
-
-/* Open path for writing ("-" or NULL: stdout), printing why it failed. */
-FILE *lk_cli_open_out(const char *path);
-/* Close it; print and return 1 when rc or the close failed, else 0. */
-int lk_cli_close_out(FILE *f, const char *path, int rc);
 
 #endif

@@ -194,22 +194,6 @@ static int build(struct lk_timeline *tl, const struct lk_history *h, const struc
 	return bands(tl, h);
 }
 
-static void frames_json(FILE *f, const struct lk_hist_site *s)
-{
-	putc('[', f);
-	for (size_t i = 0; i < s->n_frames; i++) {
-		const struct lk_frame_text *fr = &s->frames[i];
-		fputs(i ? ",[" : "[", f);
-		lk_json_string(f, fr->function);
-		putc(',', f);
-		lk_json_string(f, fr->file);
-		fprintf(f, ",%d,", fr->line);
-		lk_json_string(f, fr->module);
-		fprintf(f, ",\"0x%" PRIx64 "\",%d]", fr->offset, fr->inlined ? 1 : 0);
-	}
-	putc(']', f);
-}
-
 /* "leaks": [{b, n, t0, t1, label, f}], "candidates": {blocks, sites, points}. */
 static int extra(FILE *f, void *arg)
 {
@@ -238,7 +222,7 @@ static int extra(FILE *f, void *arg)
 		fputs(",\"label\":", f);
 		lk_json_string(f, label ? label : "?");
 		fputs(",\"f\":", f);
-		frames_json(f, s);
+		lk_html_frames_json(f, s->frames, s->n_frames);
 		putc('}', f);
 		free(label);
 	}

@@ -313,20 +313,8 @@ static void write_band(FILE *f, const struct lk_timeline *tl, const struct lk_ba
 			fputs("[]", f);
 	}
 	if (b->n_frames && b->frames) {
-		fputs(",\"f\":[", f);
-		for (size_t i = 0; i < b->n_frames; i++) {
-			const struct lk_frame_text *fr = &b->frames[i];
-
-			fputs(i ? ",[" : "[", f);
-			lk_json_string(f, fr->function);
-			putc(',', f);
-			lk_json_string(f, fr->file);
-			fprintf(f, ",%d,", fr->line);
-			lk_json_string(f, fr->module);
-			fprintf(f, ",\"0x%llx\",%d]", (unsigned long long)fr->offset,
-				fr->inlined ? 1 : 0);
-		}
-		putc(']', f);
+		fputs(",\"f\":", f);
+		lk_html_frames_json(f, b->frames, b->n_frames);
 	}
 	putc('}', f);
 }
@@ -432,4 +420,20 @@ int lk_timeline_write_html_extra(const struct lk_timeline *tl, const struct lk_h
 	if (fflush(out) != 0 || ferror(out))
 		return -EIO;
 	return 0;
+}
+
+void lk_html_frames_json(FILE *f, const struct lk_frame_text *frames, size_t n)
+{
+	putc('[', f);
+	for (size_t i = 0; i < n; i++) {
+		const struct lk_frame_text *fr = &frames[i];
+		fputs(i ? ",[" : "[", f);
+		lk_json_string(f, fr->function);
+		putc(',', f);
+		lk_json_string(f, fr->file);
+		fprintf(f, ",%d,", fr->line);
+		lk_json_string(f, fr->module);
+		fprintf(f, ",\"0x%llx\",%d]", (unsigned long long)fr->offset, fr->inlined ? 1 : 0);
+	}
+	putc(']', f);
 }

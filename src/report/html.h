@@ -44,4 +44,8 @@ struct lk_html_extra {
 int lk_timeline_write_html_extra(const struct lk_timeline *tl, const struct lk_html_extra *x,
 				 FILE *out);
 
+/* Frames as the page's stack arrays: [[function, file, line, module,
+ * "0xOFFSET", inlined], ...] (report.js draws them on click). */
+void lk_html_frames_json(FILE *f, const struct lk_frame_text *frames, size_t n);
+
 #endif
