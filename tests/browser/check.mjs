@@ -4,10 +4,8 @@
 // and no request other than the file itself. Screenshots go to SHOTS.
 //
 //   node check.mjs IPE.html NATIVE.html BIG.html SHOTS_DIR
-import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { check, clean, open as openIn, run } from './harness.mjs';
 
 const [ipeFile, nativeFile, bigFile, shots] = process.argv.slice(2);
 if (!shots) {
@@ -16,42 +14,11 @@ if (!shots) {
 }
 mkdirSync(shots, { recursive: true });
 
-let failures = 0, count = 0;
-function check(cond, what) {
-  count++;
-  if (cond) console.log(`ok ${count} - ${what}`);
-  else { failures++; console.log(`not ok ${count} - ${what}`); }
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
-
-// A page that records console errors, page errors and every request.
-async function open(file) {
-  const url = pathToFileURL(resolve(file)).href;
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const log = { errors: [], requests: [], url };
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') log.errors.push(`${m.type()}: ${m.text()}`); });
-  page.on('pageerror', (e) => log.errors.push(`pageerror: ${e.message}`));
-  page.on('request', (r) => { if (r.url() !== url) log.requests.push(r.url()); });
-  const t0 = Date.now();
-  await page.goto(url, { waitUntil: 'load' });
-  await page.waitForSelector('body[data-ready="1"]', { timeout: 15000 });
-  log.loadMs = Date.now() - t0;
-  return { page, log };
-}
-function clean(log, name) {
-  check(log.errors.length === 0, `${name}: no console errors ${log.errors.length ? JSON.stringify(log.errors) : ''}`);
-  check(log.requests.length === 0, `${name}: no request other than the file ${log.requests.length ? JSON.stringify(log.requests) : ''}`);
-}
 const shot = (page, name) => page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
 const tableLabels = (page) => page.$$eval('#bands tbody tr.band td.label', (tds) => tds.map((td) => td.textContent.trim()));
 
-try {
+await run(async (browser) => {
+  const open = (file) => openIn(browser, file);
   /* ---- IPE profile ---- */
   {
     const { page, log } = await open(ipeFile);
@@ -191,11 +158,4 @@ try {
     clean(log, 'big');
     await page.close();
   }
-} catch (e) {
-  failures++;
-  console.log(`not ok - exception: ${e.stack || e}`);
-} finally {
-  await browser.close();
-}
-console.log(`1..${count}`);
-process.exit(failures ? 1 : 0);
+});

@@ -7,10 +7,8 @@
 // (up to its bound); no console error, no request.
 //
 //   node check_real_trace.mjs REPORT.html SHOTS_DIR TITLE LEAK_FN CALLER_FN BYTES BLOCKS DOTS
-import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { check, clean, open, run } from './harness.mjs';
 
 const [file, shots, title, leakFn, callerFn, bytes, blocks, dots] = process.argv.slice(2);
 if (!dots) {
@@ -18,28 +16,9 @@ if (!dots) {
   process.exit(2);
 }
 mkdirSync(shots, { recursive: true });
-let failures = 0, count = 0;
-function check(cond, what) {
-  count++;
-  if (cond) console.log(`ok ${count} - ${what}`);
-  else { failures++; console.log(`not ok ${count} - ${what}`); }
-}
 const grouped = (n) => Number(n).toLocaleString('en-US');
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
-try {
-  const url = pathToFileURL(resolve(file)).href;
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const errors = [], requests = [];
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('request', (r) => { if (r.url() !== url) requests.push(r.url()); });
-  await page.goto(url, { waitUntil: 'load' });
-  await page.waitForSelector('body[data-ready="1"]', { timeout: 15000 });
+await run(async (browser) => {
+  const { page, log } = await open(browser, file);
   const t = await page.title();
   check(t.includes(title), `document title names the program: ${t}`);
   check((await page.$$('#chart-area path.layer')).length >= 2, 'area chart draws the sites');
@@ -59,13 +38,5 @@ try {
   const n = (await page.$$('#chart-candidates circle.cand')).length;
   check(n === Number(dots), `leak-candidate chart: ${n} dots, want ${dots}`);
   await page.screenshot({ path: `${shots}/real-trace-candidates.png`, fullPage: true });
-  check(errors.length === 0, `no console errors ${errors.length ? JSON.stringify(errors) : ''}`);
-  check(requests.length === 0, `no request other than the file ${requests.length ? JSON.stringify(requests) : ''}`);
-} catch (e) {
-  failures++;
-  console.log(`not ok - exception: ${e.message}`);
-} finally {
-  await browser.close();
-}
-console.log(`1..${count}`);
-process.exit(failures ? 1 : 0);
+  clean(log, 'real trace');
+});
