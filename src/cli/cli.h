@@ -39,4 +39,18 @@ FILE *lk_cli_open_out(const char *path);
 /* Close it; print and return 1 when rc or the close failed, else 0. */
 int lk_cli_close_out(FILE *f, const char *path, int rc);
 
+/* options.c: "--name VALUE", "--name=VALUE" (long names) or "-o VALUE" at
+ * argv[*i] (advanced past a separate value): the value; NULL when argv[*i]
+ * is not name, with *missing set when the value is not there. */
+const char *lk_cli_value(int argc, char **argv, int *i, const char *name, int *missing);
+/* "leakscope CMD: " + message + a pointer to --help on stderr; returns 2. */
+int lk_cli_usage_error(const char *cmd, const char *fmt, const char *arg);
+/* A count from 0 to 10^9 (--top), or -1. */
+int lk_cli_count(const char *s);
+/* Write a report with write(out, arg) (0 or a negative errno) to out_path,
+ * standard output when NULL, or INPUT.html for html (said on stderr).
+ * 0, or 1 after a message. */
+int lk_cli_write_report(const char *input, const char *out_path, int html,
+			int (*write)(FILE *out, void *arg), void *arg);
+
 #endif

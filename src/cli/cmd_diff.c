@@ -36,10 +36,7 @@ static const char usage[] =
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	fputs("leakscope diff: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\ntry 'leakscope diff --help'\n", stderr);
-	return 2;
+	return lk_cli_usage_error("diff", fmt, arg);
 }
 
 struct side {
@@ -124,7 +121,8 @@ int cmd_diff(int argc, char **argv)
 	const char *out_path = NULL, *args[2] = {NULL, NULL};
 	int json = 0, top = 20, n = 0, only = 0;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *v;
+		int missing = 0;
 		if (only || a[0] != '-') {
 			if (n == 2)
 				return usage_error("more than two points: '%s'", a);
@@ -134,23 +132,17 @@ int cmd_diff(int argc, char **argv)
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			fputs(usage, stdout);
 			return 0;
-		} else if (strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--top") == 0) {
-			if (i + 1 >= argc)
-				return usage_error("%s needs a value", a);
-			const char *v = argv[++i];
-			if (a[1] == 'o') {
-				out_path = v;
-			} else if (a[2] == 't') {
-				char *end;
-				long k = strtol(v, &end, 10);
-				if (end == v || *end || k < 0 || k > 1000000000)
-					return usage_error("--top wants a count, not '%s'", v);
-				top = (int)k;
-			} else if (strcmp(v, "json") == 0 || strcmp(v, "text") == 0) {
-				json = v[0] == 'j';
-			} else {
+		} else if ((v = lk_cli_value(argc, argv, &i, "--format", &missing))) {
+			if (strcmp(v, "json") != 0 && strcmp(v, "text") != 0)
 				return usage_error("unknown format '%s' (text or json)", v);
-			}
+			json = v[0] == 'j';
+		} else if ((v = lk_cli_value(argc, argv, &i, "-o", &missing))) {
+			out_path = v;
+		} else if ((v = lk_cli_value(argc, argv, &i, "--top", &missing))) {
+			if ((top = lk_cli_count(v)) < 0)
+				return usage_error("--top wants a count, not '%s'", v);
+		} else if (missing) {
+			return usage_error("%s needs a value", a);
 		} else {
 			return usage_error("unknown option '%s'", a);
 		}

@@ -40,12 +40,9 @@ static const char usage[] =
 
 enum format { FMT_HTML, FMT_TEXT, FMT_JSON };
 
-static int usage_error(const char *fmtstr, const char *arg)
+static int usage_error(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "leakscope eventlog: ");
-	fprintf(stderr, fmtstr, arg);
-	fprintf(stderr, "\ntry 'leakscope eventlog --help'\n");
-	return 2;
+	return lk_cli_usage_error("eventlog", fmt, arg);
 }
 
 /* Read path into *tl; print what went wrong. 0 or 1 (the exit code). */
@@ -107,6 +104,20 @@ static int run_diff(const char *a, const char *b, enum format fmt, const char *o
 	return status;
 }
 
+struct output {
+	enum format fmt;
+	const struct lk_timeline *tl;
+	int top;
+};
+
+static int write_report(FILE *out, void *arg)
+{
+	const struct output *o = arg;
+	return o->fmt == FMT_JSON ? lk_timeline_write_json(o->tl, out)
+	     : o->fmt == FMT_TEXT ? lk_timeline_write_text(o->tl, out, o->top)
+				  : lk_timeline_write_html(o->tl, out);
+}
+
 int cmd_eventlog(int argc, char **argv)
 {
 	enum format fmt = FMT_HTML;
@@ -116,8 +127,8 @@ int cmd_eventlog(int argc, char **argv)
 	int only_files = 0;
 
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
+		const char *a = argv[i], *v;
+		int missing = 0;
 		if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
 			if (input)
 				return usage_error("more than one input file: '%s'", a);
@@ -136,34 +147,23 @@ int cmd_eventlog(int argc, char **argv)
 				return usage_error("%s needs two eventlogs", a);
 			diff_a = argv[++i];
 			diff_b = argv[++i];
-		} else if (strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0 ||
-			   strcmp(a, "--top") == 0 || strncmp(a, "--format=", 9) == 0 ||
-			   strncmp(a, "--top=", 6) == 0) {
-			const char *eq = strchr(a, '=');
-			if (eq && a[1] == '-') {
-				val = eq + 1;
-			} else {
-				if (i + 1 >= argc)
-					return usage_error("%s needs a value", a);
-				val = argv[++i];
-			}
-			if (a[1] == 'o') {
-				out_path = val;
-			} else if (strncmp(a, "--top", 5) == 0) {
-				char *end;
-				long n = strtol(val, &end, 10);
-				if (end == val || *end || n < 0 || n > 1000000000)
-					return usage_error("--top wants a count, not '%s'", val);
-				top = (int)n;
-			} else if (strcmp(val, "text") == 0) {
-				fmt = FMT_TEXT, fmt_given = 1;
-			} else if (strcmp(val, "json") == 0) {
-				fmt = FMT_JSON, fmt_given = 1;
-			} else if (strcmp(val, "html") == 0) {
-				fmt = FMT_HTML, fmt_given = 1;
-			} else {
-				return usage_error("unknown format '%s' (text, json or html)", val);
-			}
+		} else if ((v = lk_cli_value(argc, argv, &i, "--format", &missing))) {
+			if (strcmp(v, "text") == 0)
+				fmt = FMT_TEXT;
+			else if (strcmp(v, "json") == 0)
+				fmt = FMT_JSON;
+			else if (strcmp(v, "html") == 0)
+				fmt = FMT_HTML;
+			else
+				return usage_error("unknown format '%s' (text, json or html)", v);
+			fmt_given = 1;
+		} else if ((v = lk_cli_value(argc, argv, &i, "-o", &missing))) {
+			out_path = v;
+		} else if ((v = lk_cli_value(argc, argv, &i, "--top", &missing))) {
+			if ((top = lk_cli_count(v)) < 0)
+				return usage_error("--top wants a count, not '%s'", v);
+		} else if (missing) {
+			return usage_error("%s needs a value", a);
 		} else {
 			return usage_error("unknown option '%s'", a);
 		}
@@ -182,25 +182,8 @@ int cmd_eventlog(int argc, char **argv)
 	struct lk_timeline tl;
 	if (load(input, &opt, &tl))
 		return 1;
-	char *html_path = NULL;
-	if (fmt == FMT_HTML && !out_path) {
-		if (asprintf(&html_path, "%s.html", input) < 0) {
-			lk_timeline_release(&tl);
-			return 1;
-		}
-		out_path = html_path;
-	}
-	int status = 1;
-	FILE *out = lk_cli_open_out(out_path);
-	if (out) {
-		int rc = fmt == FMT_JSON ? lk_timeline_write_json(&tl, out)
-		       : fmt == FMT_TEXT ? lk_timeline_write_text(&tl, out, top)
-					 : lk_timeline_write_html(&tl, out);
-		status = lk_cli_close_out(out, out_path, rc);
-		if (status == 0 && html_path)
-			lk_cli_error("wrote %s", html_path);
-	}
-	free(html_path);
+	struct output o = {.fmt = fmt, .tl = &tl, .top = top};
+	int status = lk_cli_write_report(input, out_path, fmt == FMT_HTML, write_report, &o);
 	lk_timeline_release(&tl);
 	return status;
 }

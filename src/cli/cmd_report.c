@@ -43,28 +43,21 @@ enum format { FMT_TEXT, FMT_JSON, FMT_HTML };
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	fputs("leakscope report: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\ntry 'leakscope report --help'\n", stderr);
-	return 2;
+	return lk_cli_usage_error("report", fmt, arg);
 }
 
-/* "--opt VALUE" or "--opt=VALUE": the value, or NULL when a is not name. */
-static const char *value_of(int argc, char **argv, int *i, const char *name, int *missing)
+struct output {
+	enum format fmt;
+	struct lk_history *h;
+	struct lk_history_view view;
+};
+
+static int write_report(FILE *out, void *arg)
 {
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-	if (strncmp(a, name, n) != 0)
-		return NULL;
-	if (a[n] == '=' && name[1] == '-')
-		return a + n + 1;
-	if (a[n])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = 1;
-		return NULL;
-	}
-	return argv[++*i];
+	struct output *o = arg;
+	return o->fmt == FMT_JSON ? lk_history_write_json(o->h, &o->view, out)
+	     : o->fmt == FMT_HTML ? lk_history_write_html(o->h, &o->view, out)
+				  : lk_history_write_text(o->h, &o->view, out);
 }
 
 int cmd_report(int argc, char **argv)
@@ -86,7 +79,7 @@ int cmd_report(int argc, char **argv)
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			fputs(usage, stdout);
 			return 0;
-		} else if ((v = value_of(argc, argv, &i, "--format", &missing))) {
+		} else if ((v = lk_cli_value(argc, argv, &i, "--format", &missing))) {
 			if (strcmp(v, "text") == 0)
 				fmt = FMT_TEXT;
 			else if (strcmp(v, "json") == 0)
@@ -95,22 +88,19 @@ int cmd_report(int argc, char **argv)
 				fmt = FMT_HTML;
 			else
 				return usage_error("unknown format '%s' (text, json or html)", v);
-		} else if ((v = value_of(argc, argv, &i, "-o", &missing))) {
+		} else if ((v = lk_cli_value(argc, argv, &i, "-o", &missing))) {
 			out_path = v;
-		} else if ((v = value_of(argc, argv, &i, "--from", &missing)) ||
-			   (v = value_of(argc, argv, &i, "--to", &missing))) {
+		} else if ((v = lk_cli_value(argc, argv, &i, "--from", &missing)) ||
+			   (v = lk_cli_value(argc, argv, &i, "--to", &missing))) {
 			struct lk_point *p = strncmp(a, "--from", 6) == 0 ? &opt.from : &opt.to;
 			if (lk_point_parse(v, p))
 				return usage_error("%s", lk_error_detail());
-		} else if ((v = value_of(argc, argv, &i, "--size", &missing))) {
+		} else if ((v = lk_cli_value(argc, argv, &i, "--size", &missing))) {
 			if (lk_cli_parse_size(v, &opt.size_min, &opt.size_max))
 				return usage_error("--size wants N or MIN-MAX bytes, not '%s'", v);
-		} else if ((v = value_of(argc, argv, &i, "--top", &missing))) {
-			char *end;
-			long n = strtol(v, &end, 10);
-			if (end == v || *end || n < 0 || n > 1000000000)
+		} else if ((v = lk_cli_value(argc, argv, &i, "--top", &missing))) {
+			if ((top = lk_cli_count(v)) < 0)
 				return usage_error("--top wants a count, not '%s'", v);
-			top = (int)n;
 		} else if (missing) {
 			return usage_error("%s needs a value", a);
 		} else {
@@ -123,26 +113,8 @@ int cmd_report(int argc, char **argv)
 	struct lk_history h;
 	if (lk_cli_load_history(input, &opt, &h))
 		return 1;
-	char *html_path = NULL;
-	if (fmt == FMT_HTML && !out_path) {
-		if (asprintf(&html_path, "%s.html", input) < 0) {
-			lk_history_release(&h);
-			return 1;
-		}
-		out_path = html_path;
-	}
-	struct lk_history_view view = {.trace = input, .top = top};
-	int status = 1;
-	FILE *out = lk_cli_open_out(out_path);
-	if (out) {
-		int rc = fmt == FMT_JSON ? lk_history_write_json(&h, &view, out)
-		       : fmt == FMT_HTML ? lk_history_write_html(&h, &view, out)
-					 : lk_history_write_text(&h, &view, out);
-		status = lk_cli_close_out(out, out_path, rc);
-		if (status == 0 && html_path)
-			fprintf(stderr, "leakscope: wrote %s\n", html_path);
-	}
-	free(html_path);
+	struct output o = {.fmt = fmt, .h = &h, .view = {.trace = input, .top = top}};
+	int status = lk_cli_write_report(input, out_path, fmt == FMT_HTML, write_report, &o);
 	lk_history_release(&h);
 	return status;
 }
