@@ -47,10 +47,10 @@ const char *lk_cli_value(int argc, char **argv, int *i, const char *name, int *m
 int lk_cli_usage_error(const char *cmd, const char *fmt, const char *arg);
 /* A count from 0 to 10^9 (--top), or -1. */
 int lk_cli_count(const char *s);
-/* Write a report with write(out, arg) (0 or a negative errno) to out_path,
- * standard output when NULL, or INPUT.html for html (said on stderr).
- * 0, or 1 after a message. */
-int lk_cli_write_report(const char *input, const char *out_path, int html,
+/* Write a report with write(out, arg) (0 or a negative errno) to out_path;
+ * when NULL, to INPUT + suffix (said on stderr), or standard output when
+ * suffix is NULL too. 0, or 1 after a message. */
+int lk_cli_write_report(const char *input, const char *out_path, const char *suffix,
 			int (*write)(FILE *out, void *arg), void *arg);
 
 #endif

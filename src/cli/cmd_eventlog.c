@@ -183,7 +183,7 @@ int cmd_eventlog(int argc, char **argv)
 	if (load(input, &opt, &tl))
 		return 1;
 	struct output o = {.fmt = fmt, .tl = &tl, .top = top};
-	int status = lk_cli_write_report(input, out_path, fmt == FMT_HTML, write_report, &o);
+	int status = lk_cli_write_report(input, out_path, fmt == FMT_HTML ? ".html" : NULL, write_report, &o);
 	lk_timeline_release(&tl);
 	return status;
 }

@@ -1,7 +1,8 @@
 /*
  * cmd_report.c - `leakscope report`: the analysis of a trace (summary,
  * peak, leaks of a window, temporaries, top and growing sites, leak
- * candidates) as text, JSON or a self-contained HTML page.
+ * candidates) as text, JSON or a self-contained HTML page, or in the
+ * formats of other tools: pprof, folded stacks (docs/formats.md).
  *
  * Exit status: 0 (also for a truncated trace, reported with a warning),
  * 1 when the trace cannot be read or a point is not in it, or the output
@@ -17,8 +18,9 @@
 #include "report/history_report.h"
 
 static const char usage[] =
-	"usage: leakscope report [--format text|json|html] [-o FILE] [--from X] [--to Y]\n"
-	"                        [--size N|MIN-MAX] [--top N] TRACE\n"
+	"usage: leakscope report [--format text|json|html|pprof|folded|massif] [-o FILE]\n"
+	"                        [--from X] [--to Y] [--size N|MIN-MAX] [--top N]\n"
+	"                        [--cost KIND] TRACE\n"
 	"\n"
 	"Report on a trace written by 'leakscope record': summary (allocations,\n"
 	"peak live bytes and when, RSS peak), what was live at the peak, blocks\n"
@@ -27,8 +29,16 @@ static const char usage[] =
 	"allocations, top sites, and sites whose live bytes grow (slope, fit,\n"
 	"bytes per marker interval).\n"
 	"\n"
-	"  --format F     text (default), json, or html (a self-contained page,\n"
-	"                 written to TRACE.html unless -o says otherwise)\n"
+	"  --format F     text (default), json, html (a self-contained page,\n"
+	"                 written to TRACE.html unless -o says otherwise),\n"
+	"                 pprof (a profile for 'go tool pprof', written to\n"
+	"                 TRACE.pb unless -o says otherwise), folded (stacks\n"
+	"                 for flamegraph.pl, inferno, speedscope) or massif (for\n"
+	"                 ms_print and massif-visualizer)\n"
+	"  --cost KIND    folded: the value of each stack: leaked (bytes not\n"
+	"                 freed in the window; default), live (bytes live at the\n"
+	"                 end), peak (bytes live at the peak), allocations,\n"
+	"                 allocated (bytes), temporary (allocations)\n"
 	"  -o FILE        write there ('-' = standard output)\n"
 	"  --from X       the window starts at X (default: the start)\n"
 	"  --to Y         the window ends at Y (default: the end of the trace)\n"
@@ -39,7 +49,24 @@ static const char usage[] =
 	"  --top N        rows per list (default 10; 0 = all)\n"
 	"  -h, --help     show this help\n";
 
-enum format { FMT_TEXT, FMT_JSON, FMT_HTML };
+enum format { FMT_TEXT, FMT_JSON, FMT_HTML, FMT_PPROF, FMT_FOLDED, FMT_MASSIF };
+
+static const struct {
+	const char *name;
+	enum format fmt;
+} formats[] = {
+	{"text", FMT_TEXT}, {"json", FMT_JSON}, {"html", FMT_HTML},
+	{"pprof", FMT_PPROF}, {"folded", FMT_FOLDED}, {"massif", FMT_MASSIF},
+};
+
+static const struct {
+	const char *name;
+	enum lk_hist_key key;
+} costs[] = {
+	{"leaked", LK_HIST_BY_LEAK}, {"live", LK_HIST_BY_LIVE}, {"peak", LK_HIST_BY_PEAK},
+	{"allocations", LK_HIST_BY_ALLOCS}, {"allocated", LK_HIST_BY_BYTES},
+	{"temporary", LK_HIST_BY_TEMPORARIES},
+};
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -48,6 +75,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 struct output {
 	enum format fmt;
+	enum lk_hist_key cost;
 	struct lk_history *h;
 	struct lk_history_view view;
 };
@@ -55,9 +83,15 @@ struct output {
 static int write_report(FILE *out, void *arg)
 {
 	struct output *o = arg;
-	return o->fmt == FMT_JSON ? lk_history_write_json(o->h, &o->view, out)
-	     : o->fmt == FMT_HTML ? lk_history_write_html(o->h, &o->view, out)
-				  : lk_history_write_text(o->h, &o->view, out);
+	switch (o->fmt) {
+	case FMT_JSON: return lk_history_write_json(o->h, &o->view, out);
+	case FMT_HTML: return lk_history_write_html(o->h, &o->view, out);
+	case FMT_PPROF: return lk_history_write_pprof(o->h, &o->view, out);
+	case FMT_FOLDED: return lk_history_write_folded(o->h, o->cost, out);
+	case FMT_MASSIF: return lk_history_write_massif(o->h, out);
+	case FMT_TEXT: break;
+	}
+	return lk_history_write_text(o->h, &o->view, out);
 }
 
 int cmd_report(int argc, char **argv)
@@ -65,7 +99,8 @@ int cmd_report(int argc, char **argv)
 	enum format fmt = FMT_TEXT;
 	const char *out_path = NULL, *input = NULL, *v;
 	struct lk_hist_options opt = {.from.kind = LK_POINT_START, .to.kind = LK_POINT_END};
-	int top = 10, only_files = 0;
+	int top = 10, only_files = 0, cost_given = 0;
+	enum lk_hist_key cost = LK_HIST_BY_LEAK;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -80,14 +115,21 @@ int cmd_report(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		} else if ((v = lk_cli_value(argc, argv, &i, "--format", &missing))) {
-			if (strcmp(v, "text") == 0)
-				fmt = FMT_TEXT;
-			else if (strcmp(v, "json") == 0)
-				fmt = FMT_JSON;
-			else if (strcmp(v, "html") == 0)
-				fmt = FMT_HTML;
-			else
-				return usage_error("unknown format '%s' (text, json or html)", v);
+			size_t k = 0;
+			while (k < sizeof(formats) / sizeof(formats[0]) && strcmp(v, formats[k].name))
+				k++;
+			if (k == sizeof(formats) / sizeof(formats[0]))
+				return usage_error("unknown format '%s' (text, json, html, pprof, folded or massif)", v);
+			fmt = formats[k].fmt;
+		} else if ((v = lk_cli_value(argc, argv, &i, "--cost", &missing))) {
+			size_t k = 0;
+			while (k < sizeof(costs) / sizeof(costs[0]) && strcmp(v, costs[k].name))
+				k++;
+			if (k == sizeof(costs) / sizeof(costs[0]))
+				return usage_error("unknown cost '%s' (leaked, live, peak, allocations, "
+						   "allocated or temporary)", v);
+			cost = costs[k].key;
+			cost_given = 1;
 		} else if ((v = lk_cli_value(argc, argv, &i, "-o", &missing))) {
 			out_path = v;
 		} else if ((v = lk_cli_value(argc, argv, &i, "--from", &missing)) ||
@@ -109,12 +151,15 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!input)
 		return usage_error("%s", "no trace given");
+	if (cost_given && fmt != FMT_FOLDED)
+		return usage_error("%s", "--cost goes with --format folded");
 
 	struct lk_history h;
 	if (lk_cli_load_history(input, &opt, &h))
 		return 1;
-	struct output o = {.fmt = fmt, .h = &h, .view = {.trace = input, .top = top}};
-	int status = lk_cli_write_report(input, out_path, fmt == FMT_HTML, write_report, &o);
+	struct output o = {.fmt = fmt, .cost = cost, .h = &h, .view = {.trace = input, .top = top}};
+	const char *suffix = fmt == FMT_HTML ? ".html" : fmt == FMT_PPROF ? ".pb" : NULL;
+	int status = lk_cli_write_report(input, out_path, suffix, write_report, &o);
 	lk_history_release(&h);
 	return status;
 }

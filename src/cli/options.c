@@ -45,24 +45,24 @@ int lk_cli_count(const char *s)
 	return (int)n;
 }
 
-int lk_cli_write_report(const char *input, const char *out_path, int html,
+int lk_cli_write_report(const char *input, const char *out_path, const char *suffix,
 			int (*write)(FILE *out, void *arg), void *arg)
 {
-	char *html_path = NULL;
-	if (html && !out_path) {
-		if (asprintf(&html_path, "%s.html", input) < 0) {
+	char *made_path = NULL;
+	if (suffix && !out_path) {
+		if (asprintf(&made_path, "%s%s", input, suffix) < 0) {
 			lk_cli_error("cannot write the report of '%s': %s", input, lk_cli_errtext(-ENOMEM));
 			return 1;
 		}
-		out_path = html_path;
+		out_path = made_path;
 	}
 	int status = 1;
 	FILE *out = lk_cli_open_out(out_path);
 	if (out) {
 		status = lk_cli_close_out(out, out_path, write(out, arg));
-		if (status == 0 && html_path)
-			lk_cli_error("wrote %s", html_path);
+		if (status == 0 && made_path)
+			lk_cli_error("wrote %s", made_path);
 	}
-	free(html_path);
+	free(made_path);
 	return status;
 }

@@ -148,6 +148,9 @@ enum lk_hist_key {
 	LK_HIST_BY_GROWTH,         /* slope of the timeline, growing sites only */
 };
 
+/* The number behind a key (0 for LK_HIST_BY_GROWTH, which is a slope). */
+uint64_t lk_hist_site_amount(const struct lk_hist_site *s, enum lk_hist_key key);
+
 /* The sites with a positive key, largest first (ties: by id); *idx is a new
  * array of site indices (the caller frees it). 0 or -ENOMEM. */
 int lk_history_rank(const struct lk_history *h, enum lk_hist_key key, size_t **idx, size_t *n);

@@ -4,21 +4,28 @@
 
 #include "history/history.h"
 
-static double key_of(const struct lk_hist_site *s, enum lk_hist_key key)
+uint64_t lk_hist_site_amount(const struct lk_hist_site *s, enum lk_hist_key key)
 {
 	switch (key) {
-	case LK_HIST_BY_LIVE: return (double)s->live_bytes;
-	case LK_HIST_BY_ALLOCS: return (double)s->allocs;
-	case LK_HIST_BY_BYTES: return (double)s->bytes_allocated;
-	case LK_HIST_BY_TEMPORARIES: return (double)s->temporaries;
-	case LK_HIST_BY_PEAK: return (double)s->peak_bytes;
-	case LK_HIST_BY_LEAK: return (double)s->win_bytes;
+	case LK_HIST_BY_LIVE: return s->live_bytes;
+	case LK_HIST_BY_ALLOCS: return s->allocs;
+	case LK_HIST_BY_BYTES: return s->bytes_allocated;
+	case LK_HIST_BY_TEMPORARIES: return s->temporaries;
+	case LK_HIST_BY_PEAK: return s->peak_bytes;
+	case LK_HIST_BY_LEAK: return s->win_bytes;
+	case LK_HIST_BY_GROWTH: break;
+	}
+	return 0;
+}
+
+static double key_of(const struct lk_hist_site *s, enum lk_hist_key key)
+{
 	/* the window's growth: a site back to nothing at the window's end (its
 	 * blocks live then are the window's leaks and the kept ones) did not
 	 * grow, whatever its slope */
-	case LK_HIST_BY_GROWTH: return s->win_bytes + s->kept_bytes ? s->stats.slope : 0;
-	}
-	return 0;
+	if (key == LK_HIST_BY_GROWTH)
+		return s->win_bytes + s->kept_bytes ? s->stats.slope : 0;
+	return (double)lk_hist_site_amount(s, key);
 }
 
 struct ranked {

@@ -138,8 +138,7 @@ int lk_symtab_add_module(struct lk_symtab *t, const struct lk_trace_module *m)
 	return 0;
 }
 
-/* The latest module mapping addr, or NULL. */
-static const struct lk_symtab_module *module_of(const struct lk_symtab *t, uint64_t addr)
+const struct lk_symtab_module *lk_symtab_module_of(const struct lk_symtab *t, uint64_t addr)
 {
 	for (size_t i = t->n_modules; i-- > 0;)
 		for (size_t r = 0; r < t->modules[i].n_ranges; r++)
@@ -167,7 +166,7 @@ int lk_symtab_resolve(const struct lk_symtab *t, const uint64_t *addrs, size_t n
 			k += e->n;
 			continue;
 		}
-		const struct lk_symtab_module *m = module_of(t, addrs[i]);
+		const struct lk_symtab_module *m = lk_symtab_module_of(t, addrs[i]);
 		f[k].module = m ? m->name : NULL;
 		f[k].offset = m ? addrs[i] - m->load_bias : addrs[i];
 		k++;

@@ -45,6 +45,9 @@ int lk_symtab_add_symbol(struct lk_symtab *t, uint64_t addr,
 /* Copy a MODULE record. */
 int lk_symtab_add_module(struct lk_symtab *t, const struct lk_trace_module *m);
 
+/* The latest module mapping addr, or NULL. */
+const struct lk_symtab_module *lk_symtab_module_of(const struct lk_symtab *t, uint64_t addr);
+
 /* The frames of a stack of n addresses, innermost first, inline frames
  * expanded: *out is a new array (the caller frees it, not its strings). */
 int lk_symtab_resolve(const struct lk_symtab *t, const uint64_t *addrs, size_t n,

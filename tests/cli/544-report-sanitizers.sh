@@ -1,5 +1,6 @@
 # 544: report and diff under ASan/UBSan (build-san/leakscope) on good,
-# truncated and damaged traces, in every format: no sanitizer report.
+# truncated and damaged traces, in every format (pprof, folded and massif
+# too): no sanitizer report.
 . "$(dirname "$0")/../lib.sh"
 SAN=$ROOT/build-san/leakscope
 [ -x "$SAN" ] || skip "no build-san/leakscope (make SAN=1)"
@@ -18,7 +19,7 @@ run_san() { # expected-status args...
 	grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error" "$T/stderr" && { cat "$T/stderr"; fail "sanitizer report: $*"; }
 	[ "$rc" = "$want" ] || { cat "$T/stderr"; fail "status $rc, not $want: $*"; }
 }
-for f in text json html; do
+for f in text json html pprof folded massif; do
 	run_san 0 report --format "$f" -o "$T/r.$f" "$T/b.lstrace"
 	run_san 0 report --format "$f" -o "$T/g.$f" --from "request 10" --to "request 900" --size 1000-5000 "$T/g.lstrace"
 	run_san 0 report --format "$f" -o "$T/c.$f" "$T/cut.lstrace"
