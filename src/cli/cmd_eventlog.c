@@ -21,7 +21,7 @@
 #include "report/html.h"
 
 static const char usage[] =
-	"usage: leakscope eventlog [--format text|json|html] [-o FILE] [--top N]\n"
+	"usage: leakscope eventlog [--format text|json|html|hp] [-o FILE] [--top N]\n"
 	"                          [--messages] FILE.eventlog\n"
 	"       leakscope eventlog [--format text|json] [-o FILE] [--top N]\n"
 	"                          --diff BEFORE.eventlog AFTER.eventlog\n"
@@ -31,14 +31,16 @@ static const char usage[] =
 	"ranked by integrated size with their growth (slope, fit), heap size,\n"
 	"live bytes and markers.\n"
 	"\n"
-	"  --format F     html (default, written to FILE.eventlog.html), text or json\n"
+	"  --format F     html (default, written to FILE.eventlog.html), text, json,\n"
+	"                 or hp (GHC's .hp heap profile for hp2ps, written to\n"
+	"                 FILE.eventlog.hp)\n"
 	"  -o FILE        write there ('-' = standard output)\n"
 	"  --top N        text: show the N largest bands only (default 20; 0 = all)\n"
 	"  --messages     also show traceEvent messages as markers\n"
 	"  --diff B A     compare two eventlogs band by band (text or json)\n"
 	"  -h, --help     show this help\n";
 
-enum format { FMT_HTML, FMT_TEXT, FMT_JSON };
+enum format { FMT_HTML, FMT_TEXT, FMT_JSON, FMT_HP };
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -113,9 +115,13 @@ struct output {
 static int write_report(FILE *out, void *arg)
 {
 	const struct output *o = arg;
-	return o->fmt == FMT_JSON ? lk_timeline_write_json(o->tl, out)
-	     : o->fmt == FMT_TEXT ? lk_timeline_write_text(o->tl, out, o->top)
-				  : lk_timeline_write_html(o->tl, out);
+	switch (o->fmt) {
+	case FMT_JSON: return lk_timeline_write_json(o->tl, out);
+	case FMT_TEXT: return lk_timeline_write_text(o->tl, out, o->top);
+	case FMT_HP: return lk_timeline_write_hp(o->tl, out);
+	case FMT_HTML: break;
+	}
+	return lk_timeline_write_html(o->tl, out);
 }
 
 int cmd_eventlog(int argc, char **argv)
@@ -154,8 +160,10 @@ int cmd_eventlog(int argc, char **argv)
 				fmt = FMT_JSON;
 			else if (strcmp(v, "html") == 0)
 				fmt = FMT_HTML;
+			else if (strcmp(v, "hp") == 0)
+				fmt = FMT_HP;
 			else
-				return usage_error("unknown format '%s' (text, json or html)", v);
+				return usage_error("unknown format '%s' (text, json, html or hp)", v);
 			fmt_given = 1;
 		} else if ((v = lk_cli_value(argc, argv, &i, "-o", &missing))) {
 			out_path = v;
@@ -172,8 +180,8 @@ int cmd_eventlog(int argc, char **argv)
 	if (diff_a) {
 		if (input)
 			return usage_error("--diff takes its two files, not '%s'", input);
-		if (fmt == FMT_HTML && fmt_given)
-			return usage_error("%s: --diff writes text or json", "html");
+		if ((fmt == FMT_HTML && fmt_given) || fmt == FMT_HP)
+			return usage_error("%s: --diff writes text or json", fmt == FMT_HP ? "hp" : "html");
 		return run_diff(diff_a, diff_b, fmt_given ? fmt : FMT_TEXT, out_path, top, &opt);
 	}
 	if (!input)
@@ -183,7 +191,9 @@ int cmd_eventlog(int argc, char **argv)
 	if (load(input, &opt, &tl))
 		return 1;
 	struct output o = {.fmt = fmt, .tl = &tl, .top = top};
-	int status = lk_cli_write_report(input, out_path, fmt == FMT_HTML ? ".html" : NULL, write_report, &o);
+	int status = lk_cli_write_report(input, out_path,
+					 fmt == FMT_HTML ? ".html" : fmt == FMT_HP ? ".hp" : NULL,
+					 write_report, &o);
 	lk_timeline_release(&tl);
 	return status;
 }

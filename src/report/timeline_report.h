@@ -22,6 +22,9 @@ int lk_timeline_write_text(const struct lk_timeline *tl, FILE *out, int top_n);
 /* Everything, schema "leakscope-timeline/1" (docs/json-timeline.md). */
 int lk_timeline_write_json(const struct lk_timeline *tl, FILE *out);
 
+/* GHC's .hp heap profile (timeline_hp.c), for hp2ps. 0 or -EIO. */
+int lk_timeline_write_hp(const struct lk_timeline *tl, FILE *out);
+
 /* Rows of the diff, largest change of integrated size first. */
 int lk_timeline_diff_write_text(const struct lk_timeline_diff *d, FILE *out, int top_n);
 
