@@ -194,7 +194,8 @@ static int build(struct lk_timeline *tl, const struct lk_history *h, const struc
 	return bands(tl, h);
 }
 
-/* "leaks": [{b, n, t0, t1, label, f}], "candidates": {blocks, sites, points}. */
+/* "leaks": [{b, n, t0, t1, label, f}], "candidates": {blocks, sites, points},
+ * "flame" (history_flame.c). */
 static int extra(FILE *f, void *arg)
 {
 	const struct lk_history *h = arg;
@@ -238,7 +239,7 @@ static int extra(FILE *f, void *arg)
 	fputs("]}", f);
 	free(rank);
 	free(idx);
-	return 0;
+	return lk_history_flame_json(f, h);
 }
 
 int lk_history_write_html(const struct lk_history *h, const struct lk_history_view *v, FILE *out)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "report/history_report.h"
+#include "report/idmap.h"
 #include "report/protobuf.h"
 
 /* profile.proto field numbers */
@@ -43,122 +44,29 @@ static const char *const sample_types[][2] = {
 #define N_VALUES (sizeof(sample_types) / sizeof(sample_types[0]))
 #define DEFAULT_TYPE 5            /* inuse_space, as for Go heap profiles */
 
-/* An open-addressing map from a 64-bit key to an id (1, 2, ...). */
-struct idmap {
-	uint64_t *keys;
-	uint32_t *ids;            /* 0: empty slot */
-	size_t cap, n;
-};
-
-static uint64_t mix(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return k;
-}
-
-static int idmap_grow(struct idmap *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 1024;
-	uint64_t *keys = calloc(cap, sizeof(*keys));
-	uint32_t *ids = calloc(cap, sizeof(*ids));
-	if (!keys || !ids) {
-		free(keys);
-		free(ids);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->ids[i])
-			continue;
-		size_t j = mix(m->keys[i]) & (cap - 1);
-		while (ids[j])
-			j = (j + 1) & (cap - 1);
-		keys[j] = m->keys[i];
-		ids[j] = m->ids[i];
-	}
-	free(m->keys);
-	free(m->ids);
-	m->keys = keys;
-	m->ids = ids;
-	m->cap = cap;
-	return 0;
-}
-
-/* The id of key, 0 when it has none yet; *slot is where it would go. */
-static uint32_t idmap_find(const struct idmap *m, uint64_t key, size_t *slot)
-{
-	size_t j = mix(key) & (m->cap - 1);
-	while (m->ids[j] && m->keys[j] != key)
-		j = (j + 1) & (m->cap - 1);
-	*slot = j;
-	return m->ids[j];
-}
-
-/* Give key the next id at slot (from idmap_find). 0 or -ENOMEM. */
-static int idmap_add(struct idmap *m, uint64_t key, size_t slot)
-{
-	m->keys[slot] = key;
-	m->ids[slot] = (uint32_t)++m->n;
-	if (2 * m->n >= m->cap)
-		return idmap_grow(m);
-	return 0;
-}
-
-static void idmap_release(struct idmap *m)
-{
-	free(m->keys);
-	free(m->ids);
-}
-
 struct writer {
 	const struct lk_history *h;
 	struct lk_pb out, msg, sub;
-	struct idmap string_ids, function_ids, location_ids;
-	const char **strings;     /* the string table, by index */
-	size_t n_strings, cap_strings;
+	struct lk_intern strings;     /* the string table */
+	struct lk_idmap function_ids, location_ids;
 	char **owned;             /* names made up here (module+0xOFFSET) */
 	size_t n_owned;
 };
 
-static uint64_t string_hash(const char *s)
+/* The index of s in the string table ("" for NULL). */
+static int same_string(const void *a, const void *b)
 {
-	uint64_t x = 0xcbf29ce484222325ull;
-	while (*s)
-		x = (x ^ (unsigned char)*s++) * 0x100000001b3ull;
-	return x;
+	return strcmp(a, b) == 0;
 }
 
-/* The index of s in the string table ("" for NULL). The map's key is the
- * string's hash; a string whose hash is taken by another one takes the
- * next free key (hash + 1, + 2, ...), where lookups find it too. */
 static int string_id(struct writer *w, const char *s, uint64_t *id)
 {
+	size_t k;
 	if (!s)
 		s = "";
-	for (uint64_t key = string_hash(s);; key++) {
-		size_t slot;
-		uint32_t k = idmap_find(&w->string_ids, key, &slot);
-		if (k && strcmp(w->strings[k - 1], s) != 0)
-			continue;
-		if (!k) {
-			if (w->n_strings == w->cap_strings) {
-				size_t cap = w->cap_strings ? w->cap_strings * 2 : 256;
-				const char **v = realloc(w->strings, cap * sizeof(*v));
-				if (!v)
-					return -ENOMEM;
-				w->strings = v;
-				w->cap_strings = cap;
-			}
-			w->strings[w->n_strings++] = s;
-			int rc = idmap_add(&w->string_ids, key, slot);
-			if (rc)
-				return rc;
-			k = (uint32_t)w->n_strings;
-		}
-		*id = k - 1;
-		return 0;
-	}
+	int rc = lk_intern(&w->strings, s, lk_idmap_hash_string(0, s), &k);
+	*id = k;
+	return rc;
 }
 
 static int function_id(struct writer *w, const struct lk_frame_text *f, uint64_t *id)
@@ -183,9 +91,9 @@ static int function_id(struct writer *w, const struct lk_frame_text *f, uint64_t
 		return rc;
 	size_t slot;
 	uint64_t key = name_id << 32 | file_id;
-	if ((*id = idmap_find(&w->function_ids, key, &slot)))
+	if ((*id = lk_idmap_find(&w->function_ids, key, &slot)))
 		return 0;
-	if ((rc = idmap_add(&w->function_ids, key, slot)))
+	if ((rc = lk_idmap_add(&w->function_ids, key, slot)))
 		return rc;
 	*id = w->function_ids.n;
 	lk_pb_clear(&w->msg);
@@ -258,9 +166,9 @@ static int mappings(struct writer *w)
 static int location_id(struct writer *w, uint64_t addr, uint64_t *id)
 {
 	size_t slot;
-	if ((*id = idmap_find(&w->location_ids, addr, &slot)))
+	if ((*id = lk_idmap_find(&w->location_ids, addr, &slot)))
 		return 0;
-	int rc = idmap_add(&w->location_ids, addr, slot);
+	int rc = lk_idmap_add(&w->location_ids, addr, slot);
 	if (rc)
 		return rc;
 	*id = w->location_ids.n;
@@ -364,8 +272,9 @@ static int body(struct writer *w)
 			rc = sample(w, s, &locs, &cap);
 	}
 	free(locs);
-	for (size_t i = 0; i < w->n_strings && !rc; i++)
-		lk_pb_bytes(&w->out, PROFILE_STRING_TABLE, w->strings[i], strlen(w->strings[i]));
+	for (size_t i = 0; i < w->strings.n && !rc; i++)
+		lk_pb_bytes(&w->out, PROFILE_STRING_TABLE, w->strings.items[i],
+			    strlen(w->strings.items[i]));
 	if (!rc && (w->out.failed || w->msg.failed || w->sub.failed))
 		rc = -ENOMEM;
 	return rc;
@@ -375,11 +284,11 @@ int lk_history_write_pprof(const struct lk_history *h, const struct lk_history_v
 {
 	(void)v;
 	struct writer w = {.h = h};
-	int rc = idmap_grow(&w.string_ids);
+	int rc = lk_intern_init(&w.strings, same_string);
 	if (!rc)
-		rc = idmap_grow(&w.function_ids);
+		rc = lk_idmap_init(&w.function_ids);
 	if (!rc)
-		rc = idmap_grow(&w.location_ids);
+		rc = lk_idmap_init(&w.location_ids);
 	if (!rc)
 		rc = body(&w);
 	if (!rc && fwrite(w.out.b, 1, w.out.len, out) != w.out.len)
@@ -387,10 +296,9 @@ int lk_history_write_pprof(const struct lk_history *h, const struct lk_history_v
 	lk_pb_release(&w.out);
 	lk_pb_release(&w.msg);
 	lk_pb_release(&w.sub);
-	idmap_release(&w.string_ids);
-	idmap_release(&w.function_ids);
-	idmap_release(&w.location_ids);
-	free(w.strings);
+	lk_intern_release(&w.strings);
+	lk_idmap_release(&w.function_ids);
+	lk_idmap_release(&w.location_ids);
 	for (size_t i = 0; i < w.n_owned; i++)
 		free(w.owned[i]);
 	free(w.owned);

@@ -33,6 +33,10 @@ int lk_history_write_pprof(const struct lk_history *h, const struct lk_history_v
 int lk_history_write_folded(const struct lk_history *h, enum lk_hist_key key, FILE *out);
 int lk_history_write_massif(const struct lk_history *h, FILE *out);
 
+/* The page's flame graph data, ",\"flame\":{...}" (history_flame.c; used
+ * by the HTML writer). */
+int lk_history_flame_json(FILE *f, const struct lk_history *h);
+
 int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out);
 int lk_tdiff_write_json(const struct lk_tdiff *d, FILE *out);
 

@@ -422,18 +422,24 @@ int lk_timeline_write_html_extra(const struct lk_timeline *tl, const struct lk_h
 	return 0;
 }
 
+void lk_html_frame_json(FILE *f, const struct lk_frame_text *fr)
+{
+	putc('[', f);
+	lk_json_string(f, fr->function);
+	putc(',', f);
+	lk_json_string(f, fr->file);
+	fprintf(f, ",%d,", fr->line);
+	lk_json_string(f, fr->module);
+	fprintf(f, ",\"0x%llx\",%d]", (unsigned long long)fr->offset, fr->inlined ? 1 : 0);
+}
+
 void lk_html_frames_json(FILE *f, const struct lk_frame_text *frames, size_t n)
 {
 	putc('[', f);
 	for (size_t i = 0; i < n; i++) {
-		const struct lk_frame_text *fr = &frames[i];
-		fputs(i ? ",[" : "[", f);
-		lk_json_string(f, fr->function);
-		putc(',', f);
-		lk_json_string(f, fr->file);
-		fprintf(f, ",%d,", fr->line);
-		lk_json_string(f, fr->module);
-		fprintf(f, ",\"0x%llx\",%d]", (unsigned long long)fr->offset, fr->inlined ? 1 : 0);
+		if (i)
+			putc(',', f);
+		lk_html_frame_json(f, &frames[i]);
 	}
 	putc(']', f);
 }

@@ -47,5 +47,7 @@ int lk_timeline_write_html_extra(const struct lk_timeline *tl, const struct lk_h
 /* Frames as the page's stack arrays: [[function, file, line, module,
  * "0xOFFSET", inlined], ...] (report.js draws them on click). */
 void lk_html_frames_json(FILE *f, const struct lk_frame_text *frames, size_t n);
+/* One of them. */
+void lk_html_frame_json(FILE *f, const struct lk_frame_text *fr);
 
 #endif

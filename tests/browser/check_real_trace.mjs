@@ -4,7 +4,9 @@
 // program, the area chart draws the sites, the leak table's first row is
 // the expected function with its bytes and blocks, a click shows its stack
 // with the caller, the leak-candidate chart has one dot per leaked block
-// (up to its bound); no console error, no request.
+// (up to its bound); the flame graph draws the leaking function with its
+// share of the bytes not freed, its tooltip, zoom, search and the
+// allocation-count measure; no console error, no request.
 //
 //   node check_real_trace.mjs REPORT.html SHOTS_DIR TITLE LEAK_FN CALLER_FN BYTES BLOCKS DOTS
 import { mkdirSync } from 'node:fs';
@@ -38,5 +40,41 @@ await run(async (browser) => {
   const n = (await page.$$('#chart-candidates circle.cand')).length;
   check(n === Number(dots), `leak-candidate chart: ${n} dots, want ${dots}`);
   await page.screenshot({ path: `${shots}/real-trace-candidates.png`, fullPage: true });
+
+  // Flame graph: the leaking function's frame is as wide as its share of
+  // every block not freed (the page's own total), like a person reads it.
+  await page.click('#tab-flame');
+  const total = await page.evaluate(() => JSON.parse(document.getElementById('data').textContent).leaksTotal.b);
+  const leakFrame = `#chart-flame g.fr:has(text:text-matches("^${leakFn}"))`;
+  const svgW = await page.$eval('#chart-flame svg', (svg) => svg.viewBox.baseVal.width);
+  const w = await page.$eval(`${leakFrame} rect`, (r) => +r.getAttribute('width'));
+  const share = bytes / total;
+  check(Math.abs(w / svgW - share) < 0.01, `flame: ${leakFn} is ${(w / svgW * 100).toFixed(1)}% wide, its share of not freed is ${(share * 100).toFixed(1)}%`);
+  await page.hover(leakFrame);
+  const tip = await page.textContent('#chart-flame .tip');
+  check(tip.includes(leakFn) && tip.includes('leakserver.c:') && tip.includes((bytes / 1024).toFixed(1) + ' KiB'),
+    `flame tooltip names ${leakFn}, its line and ${bytes} bytes: ${tip}`);
+  await page.screenshot({ path: `${shots}/real-trace-flame.png`, fullPage: true });
+  await page.click(leakFrame);
+  const zw = await page.$eval(`${leakFrame} rect`, (r) => +r.getAttribute('width'));
+  check(Math.abs(zw - svgW) < 1, `flame: a click zooms ${leakFn} to the full width (${zw} of ${svgW})`);
+  await page.screenshot({ path: `${shots}/real-trace-flame-zoom.png`, fullPage: true });
+  await page.click('#flame-reset');
+  await page.fill('#flame-search', callerFn);
+  const hits = await page.$$eval('#chart-flame g.fr.match text', (ts) => ts.map((t) => t.textContent));
+  const matched = await page.textContent('#flame-matched');
+  check(hits.length >= 1 && hits.every((t) => t.startsWith(callerFn.slice(0, 3))) && /matched: .*% of all/.test(matched),
+    `flame search highlights ${callerFn}: ${JSON.stringify(hits)}, ${matched}`);
+  await page.fill('#flame-search', '');
+  const allocs = await page.$eval('#flame-measure', (sel) => [...sel.options].find((o) => o.text.startsWith('Allocations')).value);
+  await page.selectOption('#flame-measure', allocs);
+  await page.hover(leakFrame);
+  const tip2 = await page.textContent('#chart-flame .tip');
+  check(tip2.includes(`Allocations: ${blocks} `), `flame by allocations: ${leakFn} made ${blocks}: ${tip2}`);
+  await page.click('#flame-icicle');
+  const yLeak = await page.$eval(`${leakFrame} rect`, (r) => +r.getAttribute('y'));
+  const yRoot = await page.$eval('#chart-flame g.fr:has(text:text-matches("^all "))  rect', (r) => +r.getAttribute('y'));
+  check(yRoot < yLeak, 'icicle: the root on top');
+  await page.screenshot({ path: `${shots}/real-trace-flame-icicle.png`, fullPage: true });
   clean(log, 'real trace');
 });

@@ -288,6 +288,7 @@
 
   if (D.leaks) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks allocated in the window and not freed by its end, grouped by allocation stack, largest first, with the times of their first and last allocation: leaks that started early and kept going are the likely true ones. Click a row for its stack.' });
   if (D.candidates) panes.push({ id: 'candidates', title: 'Leak candidates', help: 'Each dot is a block not freed: when it was allocated (x) and its size (y), coloured by its allocation site (the rank in the Leaks table). A horizontal line of dots is a site that leaks the same size over and over.' });
+  if (D.flame) panes.push({ id: 'flame', title: 'Flame graph', help: 'Allocation stacks merged into one tree: the program\'s entry at the bottom, the function that allocated at the top of each tower; a frame\'s width is its share of the chosen measure. Hover for numbers, click a frame to zoom into it, search to highlight functions.' });
   var nav = h('nav', { 'class': 'tabs', role: 'tablist' });
   app.appendChild(nav);
   panes.forEach(function (p) {
@@ -626,6 +627,116 @@
       chost.innerHTML = s.join('') + '<p class="help">' + pts.length + (D.candidates.blocks > pts.length ? ' of ' + D.candidates.blocks + ' blocks (an even sample)' : ' blocks') +
         (logy ? '; sizes on a logarithmic scale' : '') + '</p>';
     };
+  }
+
+  /* ---- native traces: flame graph of the allocation stacks ---- */
+  if (D.flame) {
+    var fp = pane('flame'), FL = D.flame, NM = FL.measures.length, RH = 18;
+    function fnode(parent, name, fr) {
+      return { name: name, fr: fr, v: new Array(NM).fill(0), kids: new Map(), parent: parent,
+        depth: parent ? parent.depth + 1 : 0, lines: [] };
+    }
+    var froot = fnode(null, 'all', null);
+    function fadd(n, vals) { for (var k = 0; k < NM; k++) n.v[k] += vals[k]; }
+    function fchild(n, fr) {
+      var key = !fr ? '[other sites]' : fr[0] ? fr[0] + '\u0000' + (fr[3] || '') + (fr[5] ? '\u0000i' : '') : (fr[3] || '??') + '+' + fr[4];
+      var c = n.kids.get(key);
+      if (!c) { c = fnode(n, !fr ? '[other sites]' : fr[0] || ((fr[3] || '??') + ' +' + fr[4]), fr); n.kids.set(key, c); }
+      if (fr && fr[1] && c.lines.length < 4) {
+        var where = fr[1] + (fr[2] > 0 ? ':' + fr[2] : '');
+        if (c.lines.indexOf(where) < 0) c.lines.push(where);
+      }
+      return c;
+    }
+    FL.stacks.forEach(function (st) {
+      var n = froot;
+      fadd(n, st[0]);
+      if (!st[1].length) { n = fchild(n, [ '[no stack]', null, 0, null, '0x0', 0 ]); fadd(n, st[0]); }
+      st[1].forEach(function (fi) { n = fchild(n, fi >= 0 ? FL.frames[fi] : null); fadd(n, st[0]); });
+    });
+    var fstate = { m: 0, zoom: froot, q: '', icicle: false };
+    FL.measures.forEach(function (me, k) { if (me[0] === 'leaked' && !froot.v[k]) fstate.m = -1; });
+    if (fstate.m < 0) FL.measures.forEach(function (me, k) { if (fstate.m < 0 && me[0] === 'allocated') fstate.m = k; });
+    if (fstate.m < 0) fstate.m = 0;
+    function fval(v, k) { return FL.measures[k][2] === 'bytes' ? fmtBytes(v) : v.toLocaleString('en-US'); }
+    function fhue(name) {
+      var x = 0;
+      for (var i = 0; i < name.length; i++) x = (x * 31 + name.charCodeAt(i)) >>> 0;
+      return 'hsl(' + (x % 55) + ',' + (70 + (x >> 8) % 20) + '%,' + (56 + (x >> 16) % 10) + '%)';
+    }
+    fp.sec.insertAdjacentHTML('beforeend', '<div class="tools flame-tools"><label>Width: <select id="flame-measure">' +
+      FL.measures.map(function (me, k) { return '<option value="' + k + '"' + (k === fstate.m ? ' selected' : '') + '>' + esc(me[1]) + ' (' + esc(fval(froot.v[k], k)) + ')</option>'; }).join('') +
+      '</select></label> <input type="search" id="flame-search" placeholder="search functions" aria-label="search functions"> ' +
+      '<button type="button" id="flame-reset">Reset zoom</button> <label><input type="checkbox" id="flame-icicle"> icicle (root on top)</label> ' +
+      '<span class="count" id="flame-matched"></span></div>' + (FL.other ? '<p class="help">' + FL.other + ' smaller allocation sites are summed as [other sites].</p>' : ''));
+    var fhost = h('div', { 'class': 'chart flame', id: 'chart-flame' });
+    fp.sec.appendChild(fhost);
+    var ftip = h('div', { 'class': 'tip' }), fdrawn = [];
+    function fmatch(n) { return fstate.q && n.name.toLowerCase().indexOf(fstate.q) >= 0; }
+    fp.render = function () {
+      var W = Math.max(fhost.clientWidth || 0, 360), m = fstate.m, z = fstate.zoom, zt = z.v[m] || 0;
+      var anc = [];
+      for (var a = z.parent; a; a = a.parent) anc.unshift(a);
+      var items = [], deep = 0;
+      anc.forEach(function (n, d) { items.push({ n: n, x: 0, w: W, d: d, up: true }); });
+      (function walk(n, x, d) {
+        var w = zt > 0 ? n.v[m] / zt * W : 0;
+        if (w < 0.5 && n !== z) return;
+        items.push({ n: n, x: x, w: n === z ? W : w, d: d });
+        if (d > deep) deep = d;
+        var kids = Array.from(n.kids.values()).filter(function (c) { return c.v[m] > 0; })
+          .sort(function (p, q) { return p.name < q.name ? -1 : p.name > q.name ? 1 : 0; });
+        var cx = x;
+        kids.forEach(function (c) { walk(c, cx, d + 1); cx += zt > 0 ? c.v[m] / zt * W : 0; });
+      })(z, 0, anc.length);
+      var H = Math.max(deep + 1, 1) * RH + 2;
+      var s = ['<svg xmlns="' + SVGNS + '" viewBox="0 0 ' + W + ' ' + H + '" height="' + H + '" role="img" aria-label="flame graph">'];
+      fdrawn = [];
+      var matched = 0;
+      items.forEach(function (it) {
+        var n = it.n, y = fstate.icicle ? it.d * RH : H - (it.d + 1) * RH - 1, hit = fmatch(n);
+        var cls = 'fr' + (it.up ? ' up' : '') + (hit ? ' match' : '') + (n.fr && n.fr[5] ? ' inl' : '');
+        var label = n === froot ? 'all (' + fval(n.v[m], m) + ')' : n.name, fit = Math.floor((it.w - 6) / 6.6);
+        s.push('<g class="' + cls + '" data-n="' + fdrawn.length + '"><rect x="' + it.x.toFixed(1) + '" y="' + y + '" width="' + Math.max(it.w - 0.6, 0.4).toFixed(1) +
+          '" height="' + (RH - 1) + '" fill="' + (n === froot ? '#c8ccd1' : fhue(n.name)) + '"/>' +
+          (fit >= 3 ? '<text x="' + (it.x + 3).toFixed(1) + '" y="' + (y + RH - 5) + '">' + esc(label.length > fit ? label.slice(0, fit - 1) + '\u2026' : label) + '</text>' : '') + '</g>');
+        fdrawn.push(n);
+      });
+      s.push('</svg>');
+      fhost.innerHTML = s.join('');
+      fhost.appendChild(ftip);
+      if (fstate.q) {
+        (function sum(n) { if (fmatch(n)) { matched += n.v[m]; return; } n.kids.forEach(sum); })(froot);
+        var tot = froot.v[m];
+        fp.sec.querySelector('#flame-matched').textContent = 'matched: ' + fval(matched, m) + ' (' + fmtPct(tot > 0 ? matched / tot * 100 : 0) + ' of all)';
+      } else fp.sec.querySelector('#flame-matched').textContent = '';
+    };
+    fhost.addEventListener('mousemove', function (ev) {
+      var g = ev.target.closest && ev.target.closest('g.fr');
+      if (!g) { ftip.style.display = 'none'; return; }
+      var n = fdrawn[+g.getAttribute('data-n')], m = fstate.m, tot = froot.v[m];
+      var html = '<div class="t">' + esc(n.name) + (n.fr && n.fr[5] ? ' <span class="mod">(inlined)</span>' : '') + '</div>';
+      if (n.lines.length) html += '<div>' + esc(n.lines.join(', ')) + '</div>';
+      if (n.fr && n.fr[3]) html += '<div class="mod">' + esc(n.fr[3]) + '</div>';
+      html += '<div>' + esc(FL.measures[m][1]) + ': <b>' + esc(fval(n.v[m], m)) + '</b> (' + esc(fmtPct(tot > 0 ? n.v[m] / tot * 100 : 0)) + ' of all)</div>';
+      ftip.innerHTML = html;
+      ftip.style.display = 'block';
+      var r = fhost.getBoundingClientRect(), x = ev.clientX - r.left + 14;
+      if (x > r.width - 300) x = Math.max(0, x - 330);
+      ftip.style.left = x + 'px';
+      ftip.style.top = (ev.clientY - r.top + 14) + 'px';
+    });
+    fhost.addEventListener('mouseleave', function () { ftip.style.display = 'none'; });
+    fhost.addEventListener('click', function (ev) {
+      var g = ev.target.closest && ev.target.closest('g.fr');
+      if (!g) return;
+      fstate.zoom = fdrawn[+g.getAttribute('data-n')];
+      fp.render();
+    });
+    fp.sec.querySelector('#flame-reset').addEventListener('click', function () { fstate.zoom = froot; fp.render(); });
+    fp.sec.querySelector('#flame-measure').addEventListener('change', function (e) { fstate.m = +e.target.value; fstate.zoom = froot; fp.render(); });
+    fp.sec.querySelector('#flame-search').addEventListener('input', function (e) { fstate.q = e.target.value.trim().toLowerCase(); fp.render(); });
+    fp.sec.querySelector('#flame-icicle').addEventListener('change', function (e) { fstate.icicle = e.target.checked; fp.render(); });
   }
 
   var resizeTimer = null;
