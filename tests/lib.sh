@@ -23,6 +23,11 @@
 #                  definitely or indirectly lost (or unscanned) bytes
 #                  remain, else the program's own status
 #   marker FILE TAG           the line number of the comment "LINE:TAG"
+#   browser_check WHAT SCRIPT ARGS...
+#                  run tests/browser/SCRIPT (node, playwright-core, Debian's
+#                  chromium) with ARGS; skip, saying that WHAT was checked,
+#                  when chromium or node is missing; fail unless every
+#                  check it printed is "ok" (screenshots: tests/out/screenshots)
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LEAKSCOPE=${LEAKSCOPE:-$ROOT/build/leakscope}
@@ -149,4 +154,22 @@ victim_lib() {
 		cc -g -O0 -shared -fPIC -Wl,-soname,"$1.so" -o "$lib" "$src" || fail "cannot build library $1"
 	fi
 	echo "$lib"
+}
+
+browser_check() { # what script args...
+	what=$1 script=$2; shift 2
+	[ -x /usr/bin/chromium ] || skip "chromium is not installed ($what was checked)"
+	command -v node > /dev/null || skip "node is not installed ($what was checked)"
+	B=$ROOT/tests/browser
+	if [ ! -d "$B/node_modules/playwright-core" ]; then
+		(cd "$B" && npm install --no-audit --no-fund --silent > "$T/npm.log" 2>&1) ||
+			{ cat "$T/npm.log"; skip "npm cannot install playwright-core here ($what was checked)"; }
+	fi
+	SHOTS=$ROOT/tests/out/screenshots
+	brc=0
+	(cd "$B" && timeout 180 node "$script" "$@") > "$T/check.log" 2>&1 || brc=$?
+	cat "$T/check.log"
+	[ $brc -eq 0 ] || fail "browser checks failed (exit $brc)"
+	grep -q '^not ok' "$T/check.log" && fail "a browser check failed"
+	grep -q '^ok ' "$T/check.log" || fail "no browser check ran"
 }

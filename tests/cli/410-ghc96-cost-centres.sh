@@ -1,7 +1,9 @@
 # 410: a GHC 9.6 profiled build (-prof -fprof-auto) run with -hc: the bands
 # are cost-centre stacks from the cost-centre table, innermost first, with
 # the innermost centre's module and source location (the LINE:leaky line);
-# the leaking stack ranks first and grows at every census.
+# the leaking stack ranks first and grows at every census. In chromium
+# (when installed), the HTML report's flame graph splits the stacks and
+# draws the leaking centre as wide as its share of the integrated size.
 . "$(dirname "$0")/../lib.sh"
 FIX=$ROOT/tests/fixtures/eventlog
 line=$(marker "$FIX/src/CostCentres.hs" leaky) || exit 1
@@ -25,4 +27,8 @@ expect_grep "$T/hc.txt" "^ +1 .*Main\\.leaky\\.r/Main\\.leaky/Main\\.main \\| Ma
 expect_json "$T/hy.json" '.meta.breakdown == "type description (-hy)" and .warnings == []'
 expect_json "$T/hy.json" '[.bands[:3][].label] == ["List", "Record", "Int"]'
 expect_json "$T/hy.json" '.bands[1].stats.fit > 0.9 and .bands[1].stats.slope > 1000000'
+
+"$LEAKSCOPE" eventlog -o "$T/hc.html" "$FIX/cost-centres-hc.eventlog" || fail "html exit $?"
+share=$(jq '(.bands[0].stats.integrated) / ([.bands[].stats.integrated] | add)' "$j")
+browser_check "the reports" check_flame_cc.mjs "$T/hc.html" "$ROOT/tests/out/screenshots" Main.leaky.r "$share"
 exit 0

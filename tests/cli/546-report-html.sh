@@ -18,16 +18,5 @@ expect_json "$T/data.json" '[.markers[][1]] == ["frame 1","frame 9","snapshot be
 expect_json "$T/data.json" '[.series[].name] == ["live bytes","rss"]'
 expect_json "$T/data.json" '[.bands[] | select(.label | startswith("keep")) | .f[0][0]] == ["keep"]'
 
-[ -x /usr/bin/chromium ] || skip "chromium is not installed (the page's data was checked)"
-command -v node > /dev/null || skip "node is not installed (the page's data was checked)"
-B=$ROOT/tests/browser
-if [ ! -d "$B/node_modules/playwright-core" ]; then
-	(cd "$B" && npm install --no-audit --no-fund --silent > "$T/npm.log" 2>&1) ||
-		skip "npm cannot install playwright-core here (the page's data was checked)"
-fi
-(cd "$B" && timeout 120 node check_trace.mjs "$H" "$ROOT/tests/out/screenshots") > "$T/check.log" 2>&1
-rc=$?
-cat "$T/check.log"
-[ $rc -eq 0 ] || fail "browser checks failed (exit $rc)"
-grep -q '^not ok' "$T/check.log" && fail "a browser check failed"
+browser_check "the page's data" check_trace.mjs "$H" "$ROOT/tests/out/screenshots"
 exit 0

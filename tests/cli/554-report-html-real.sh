@@ -15,17 +15,6 @@ expect_json "$T/data.json" "(.title | contains(\"leakserver serve\")) and .leaks
 expect_json "$T/data.json" '(.candidates.points | length) == .leaksTotal.n and .nBands >= 4 and ([.bands[].label] | any(startswith("serve_one")))'
 dots=$(jq '.candidates.points | length' "$T/data.json")
 
-[ -x /usr/bin/chromium ] || skip "chromium is not installed (the page's data was checked)"
-command -v node > /dev/null || skip "node is not installed (the page's data was checked)"
-B=$ROOT/tests/browser
-if [ ! -d "$B/node_modules/playwright-core" ]; then
-	(cd "$B" && npm install --no-audit --no-fund --silent > "$T/npm.log" 2>&1) ||
-		skip "npm cannot install playwright-core here (the page's data was checked)"
-fi
-rc=0
-(cd "$B" && timeout 120 node check_real_trace.mjs "$H" "$ROOT/tests/out/screenshots" \
-	"leakserver serve" remember_client serve_one 64000 100 "$dots") > "$T/check.log" 2>&1 || rc=$?
-cat "$T/check.log"
-[ $rc -eq 0 ] || fail "browser checks failed (exit $rc)"
-grep -q '^not ok' "$T/check.log" && fail "a browser check failed"
+browser_check "the page's data" check_real_trace.mjs "$H" "$ROOT/tests/out/screenshots" \
+	"leakserver serve" remember_client serve_one 64000 100 "$dots"
 exit 0

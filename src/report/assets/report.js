@@ -288,7 +288,22 @@
 
   if (D.leaks) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks allocated in the window and not freed by its end, grouped by allocation stack, largest first, with the times of their first and last allocation: leaks that started early and kept going are the likely true ones. Click a row for its stack.' });
   if (D.candidates) panes.push({ id: 'candidates', title: 'Leak candidates', help: 'Each dot is a block not freed: when it was allocated (x) and its size (y), coloured by its allocation site (the rank in the Leaks table). A horizontal line of dots is a site that leaks the same size over and over.' });
-  if (D.flame) panes.push({ id: 'flame', title: 'Flame graph', help: 'Allocation stacks merged into one tree: the program\'s entry at the bottom, the function that allocated at the top of each tower; a frame\'s width is its share of the chosen measure. Hover for numbers, click a frame to zoom into it, search to highlight functions.' });
+  /* Flame graph data: a trace's allocation stacks (D.flame), or the
+   * cost-centre stacks of a -hc profile (labels "inner/.../outer"). */
+  var FLAME = null;
+  if (D.flame) {
+    FLAME = { measures: D.flame.measures, other: D.flame.other, stacks: D.flame.stacks.map(function (st) {
+      return [st[0], st[1].map(function (fi) { return fi >= 0 ? D.flame.frames[fi] : null; })];
+    }) };
+  } else if ((D.meta || []).some(function (kv) { return kv[0] === 'breakdown' && kv[1].indexOf('(-hc)') >= 0; })) {
+    FLAME = { measures: [['integrated', 'Integrated size', 'byte-seconds'], ['peak', 'Peak', 'bytes']], other: 0,
+      stacks: D.bands.map(function (b) {
+        return [[b.s[0] || 0, b.s[1] || 0], b.label.split('/').reverse().map(function (cc) { return [cc, null, 0, null, '0x0', 0]; })];
+      }) };
+  }
+  if (FLAME) panes.push({ id: 'flame', title: 'Flame graph', help: D.flame ?
+    'Allocation stacks merged into one tree: the program\'s entry at the bottom, the function that allocated at the top of each tower; a frame\'s width is its share of the chosen measure. Hover for numbers, click a frame to zoom into it, search to highlight functions.' :
+    'Cost-centre stacks merged into one tree: MAIN or a CAF at the bottom, the cost centre that holds the memory at the top of each tower; a frame\'s width is its share of the chosen measure. Hover for numbers, click a frame to zoom into it, search to highlight cost centres.' });
   var nav = h('nav', { 'class': 'tabs', role: 'tablist' });
   app.appendChild(nav);
   panes.forEach(function (p) {
@@ -630,8 +645,8 @@
   }
 
   /* ---- native traces: flame graph of the allocation stacks ---- */
-  if (D.flame) {
-    var fp = pane('flame'), FL = D.flame, NM = FL.measures.length, RH = 18;
+  if (FLAME) {
+    var fp = pane('flame'), FL = FLAME, NM = FL.measures.length, RH = 18;
     function fnode(parent, name, fr) {
       return { name: name, fr: fr, v: new Array(NM).fill(0), kids: new Map(), parent: parent,
         depth: parent ? parent.depth + 1 : 0, lines: [] };
@@ -652,13 +667,16 @@
       var n = froot;
       fadd(n, st[0]);
       if (!st[1].length) { n = fchild(n, [ '[no stack]', null, 0, null, '0x0', 0 ]); fadd(n, st[0]); }
-      st[1].forEach(function (fi) { n = fchild(n, fi >= 0 ? FL.frames[fi] : null); fadd(n, st[0]); });
+      st[1].forEach(function (fr) { n = fchild(n, fr); fadd(n, st[0]); });
     });
     var fstate = { m: 0, zoom: froot, q: '', icicle: false };
     FL.measures.forEach(function (me, k) { if (me[0] === 'leaked' && !froot.v[k]) fstate.m = -1; });
     if (fstate.m < 0) FL.measures.forEach(function (me, k) { if (fstate.m < 0 && me[0] === 'allocated') fstate.m = k; });
     if (fstate.m < 0) fstate.m = 0;
-    function fval(v, k) { return FL.measures[k][2] === 'bytes' ? fmtBytes(v) : v.toLocaleString('en-US'); }
+    function fval(v, k) {
+      var u = FL.measures[k][2];
+      return u === 'bytes' ? fmtBytes(v) : u === 'byte-seconds' ? fmtByteSec(v) : v.toLocaleString('en-US');
+    }
     function fhue(name) {
       var x = 0;
       for (var i = 0; i < name.length; i++) x = (x * 31 + name.charCodeAt(i)) >>> 0;
