@@ -2,14 +2,15 @@
 # install-deps.sh [build|test] - install the Debian packages leakscope needs:
 # `build` for the tool itself, `test` adds what the test suite runs (Go, GHC
 # with its profiling libraries, jq, clang's libFuzzer, Rust, chromium for the
-# HTML report test, the Haskell ghc-events library for the peer reader). As
+# HTML report test, the Haskell ghc-events library for the peer reader,
+# valgrind to compare with and for ms_print). As
 # root it installs what is missing; otherwise it lists what is missing and
 # carries on.
 set -eu
 what=${1:-build}
 pkgs="gcc make pkg-config libc6-dev libdw-dev libelf-dev libzstd-dev libunwind-dev libiberty-dev"
 if [ "$what" = test ]; then
-	pkgs="$pkgs g++ jq golang-go ghc ghc-prof libghc-ghc-events-dev clang libclang-rt-14-dev chromium binutils file"
+	pkgs="$pkgs g++ jq golang-go ghc ghc-prof libghc-ghc-events-dev clang libclang-rt-14-dev chromium binutils file valgrind"
 	# node and npm may come from elsewhere than Debian: only add them if absent
 	command -v node > /dev/null 2>&1 || pkgs="$pkgs nodejs"
 	command -v npm > /dev/null 2>&1 || pkgs="$pkgs npm"
