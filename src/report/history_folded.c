@@ -6,6 +6,7 @@
  * graphs. Inlined frames are frames of their own; a frame without a symbol
  * is module+0xOFFSET.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -48,5 +49,5 @@ int lk_history_write_folded(const struct lk_history *h, enum lk_hist_key key, FI
 		fprintf(out, " %" PRIu64 "\n", lk_hist_site_amount(s, key));
 	}
 	free(idx);
-	return 0;
+	return ferror(out) ? -EIO : 0;
 }

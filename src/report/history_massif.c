@@ -38,7 +38,6 @@ struct massif {
 	struct msite *sites;
 	size_t n_sites;
 	const double *now;        /* the values of the snapshot being written, by site */
-	size_t depth;             /* the frame compared while sorting */
 };
 
 /* "0xADDR: function (file:line)" for each frame of each address, inlined
@@ -108,12 +107,11 @@ static const char *label_at(const struct msite *s, size_t depth)
 	return depth < s->n_labels ? s->labels[depth] : "";
 }
 
-static struct massif *sorting;   /* qsort's context (the writer is not reentrant) */
-
-static int by_label(const void *pa, const void *pb)
+static int by_label(const void *pa, const void *pb, void *arg)
 {
 	const struct msite *a = *(struct msite *const *)pa, *b = *(struct msite *const *)pb;
-	return strcmp(label_at(a, sorting->depth), label_at(b, sorting->depth));
+	size_t depth = *(const size_t *)arg;
+	return strcmp(label_at(a, depth), label_at(b, depth));
 }
 
 struct group {
@@ -138,9 +136,7 @@ static uint64_t value_of(const struct massif *m, const struct msite *s)
 static int node(struct massif *m, struct msite **sites, size_t n, size_t depth, const char *text,
 		uint64_t bytes, uint64_t total)
 {
-	sorting = m;
-	m->depth = depth;
-	qsort(sites, n, sizeof(*sites), by_label);
+	qsort_r(sites, n, sizeof(*sites), by_label, &depth);
 	struct group *g = calloc(n ? n : 1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
@@ -238,5 +234,5 @@ int lk_history_write_massif(const struct lk_history *h, FILE *out)
 		free(m.sites[i].labels);
 	}
 	free(m.sites);
-	return rc;
+	return rc ? rc : ferror(out) ? -EIO : 0;
 }

@@ -38,6 +38,12 @@ if command -v ms_print > /dev/null; then
 	expect_grep "$T/ms.txt" "^->[0-9.]+% \(38,400B\) 0x[0-9A-F]+: remember_client \(.*leakserver.c:[0-9]+\)"
 fi
 
+# a full disk is an error, said once
+for f in folded massif pprof; do
+	"$LEAKSCOPE" report --format $f -o /dev/full "$S" 2> "$T/stderr" && fail "$f: /dev/full accepted"
+	expect_grep "$T/stderr" "^leakscope: cannot write '/dev/full'"
+done
+
 # pprof (default file TRACE.pb)
 "$LEAKSCOPE" report --format pprof "$S" 2> "$T/stderr" || fail "report pprof"
 expect_grep "$T/stderr" "wrote .*s.lstrace.pb"
