@@ -4,8 +4,9 @@
  * allocation of the trace) and whether the window had started. Open
  * addressing with linear probing and backward-shift deletion, so its
  * memory follows the number of live blocks, never the number of events:
- * 32 bytes a slot, at most 4 slots for 3 blocks. Address 0 is never stored
- * (it marks an empty slot).
+ * 32 bytes a slot, at least 2 slots a block up to 65,536 slots (short
+ * probe runs while the table is in the caches), 4 for 3 beyond. Address 0
+ * is never stored (it marks an empty slot).
  */
 #ifndef LK_HISTORY_BLOCKS_H
 #define LK_HISTORY_BLOCKS_H
