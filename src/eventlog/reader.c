@@ -285,8 +285,11 @@ void lk_eventlog_want_only(struct lk_eventlog *r, const uint16_t *types, size_t 
 	memset(r->unwanted, 0xFF, sizeof(r->unwanted));
 	for (size_t i = 0; i < n; i++)
 		r->unwanted[types[i] / 8] &= (uint8_t)~(1u << (types[i] % 8));
+	/* undeclared types keep skip 0, untouched: the table's pages are only
+	 * faulted in where the header declared something */
 	for (uint32_t id = 0; id < 65536; id++)
-		update_skip(r, (uint16_t)id);
+		if (is_set(r->declared, (uint16_t)id))
+			update_skip(r, (uint16_t)id);
 }
 
 static int data_error(struct lk_eventlog *r, int code, uint64_t at, const char *what)

@@ -68,7 +68,16 @@ void lk_json_string(FILE *out, const char *str)
  * returns where they start. */
 static char *put_digits(char *end, uint64_t u, int min_width)
 {
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
 	char *p = end;
+	while (u >= 100) {  /* two digits a division */
+		p -= 2;
+		memcpy(p, pairs + 2 * (u % 100), 2);
+		u /= 100;
+	}
 	do
 		*--p = (char)('0' + u % 10);
 	while ((u /= 10) || end - p < min_width);
