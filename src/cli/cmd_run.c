@@ -45,7 +45,8 @@ static const char usage_text[] =
 	"\n"
 	"options:\n"
 	"  -o, --output FILE        write the report to FILE (default: stderr)\n"
-	"  -f, --format FMT         text (default) or json (docs/json-leaks.md)\n"
+	"  -f, --format FMT         text (default), json (docs/json-leaks.md) or\n"
+	"                           folded (stacks for flamegraph.pl, speedscope)\n"
 	"      --no-follow          trace only PROGRAM: not its forks and execs\n"
 	"      --suppressions FILE  leak:PATTERN lines (LeakSanitizer syntax); repeatable\n"
 	"      --no-default-suppressions\n"
@@ -76,7 +77,7 @@ static const char usage_text[] =
 
 struct run_opts {
 	const char *output;
-	int json;
+	char format;              /* t(ext), j(son), f(olded) */
 	int follow;
 	int default_sup;
 	int show_suppressed;
@@ -119,11 +120,11 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'f':
-			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
-				lk_cli_error("unknown format '%s' (text or json)", optarg);
+			if (strcmp(optarg, "json") && strcmp(optarg, "text") && strcmp(optarg, "folded")) {
+				lk_cli_error("unknown format '%s' (text, json or folded)", optarg);
 				return -1;
 			}
-			o->json = !strcmp(optarg, "json");
+			o->format = optarg[0];
 			break;
 		case OPT_NO_FOLLOW: o->follow = 0; break;
 		case OPT_SUP:
@@ -282,8 +283,10 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, char 
 		lk_cli_error("cannot write '%s': %s", o->output, strerror(errno));
 		out = stderr;
 	}
-	if (o->json)
+	if (o->format == 'j')
 		lk_leak_write_json(&r, out);
+	else if (o->format == 'f')
+		lk_leak_write_folded(&r, out);
 	else
 		lk_leak_write_text(&r, out);
 	if (out != stderr)

@@ -1,6 +1,7 @@
 /*
  * leak_report.h - writers of leak reports ("leakscope run"): text for a
- * person (stderr by default), JSON for programs (docs/json-leaks.md).
+ * person (stderr by default), JSON for programs (docs/json-leaks.md),
+ * folded stacks for flame graphs (folded.c, docs/formats.md).
  */
 #ifndef LK_REPORT_LEAK_REPORT_H
 #define LK_REPORT_LEAK_REPORT_H
@@ -23,5 +24,6 @@ struct lk_run_result {
 
 void lk_leak_write_text(const struct lk_run_result *r, FILE *out);
 void lk_leak_write_json(const struct lk_run_result *r, FILE *out);
+void lk_leak_write_folded(const struct lk_run_result *r, FILE *out);
 
 #endif
