@@ -86,7 +86,7 @@ static int write_report(FILE *out, void *arg)
 	switch (o->fmt) {
 	case FMT_JSON: return lk_history_write_json(o->h, &o->view, out);
 	case FMT_HTML: return lk_history_write_html(o->h, &o->view, out);
-	case FMT_PPROF: return lk_history_write_pprof(o->h, &o->view, out);
+	case FMT_PPROF: return lk_history_write_pprof(o->h, out);
 	case FMT_FOLDED: return lk_history_write_folded(o->h, o->cost, out);
 	case FMT_MASSIF: return lk_history_write_massif(o->h, out);
 	case FMT_TEXT: break;

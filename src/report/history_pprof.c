@@ -4,10 +4,10 @@
  * heap profiles, read by `go tool pprof` (top, list, its web UI's flame
  * graph) and speedscope. docs/formats.md says what each value means.
  *
- * One sample per allocation site; one mapping per module (already
- * symbolized: pprof looks for no binary); one location per distinct frame address
- * with its inlined frames as lines (innermost first, the function they
- * were inlined into last); one function per distinct (name, file).
+ * One sample per allocation site; one mapping per module (marked as
+ * symbolized: pprof looks for no binary); one location per distinct frame
+ * address with its inlined frames as lines (innermost first, the function
+ * they were inlined into last); one function per distinct (name, file).
  * Addresses without a symbol are named module+0xOFFSET.
  */
 #include <errno.h>
@@ -21,10 +21,10 @@
 
 /* profile.proto field numbers */
 enum {
-	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3, PROFILE_LOCATION = 4, PROFILE_FUNCTION = 5,
-	PROFILE_STRING_TABLE = 6, PROFILE_TIME_NANOS = 9, PROFILE_DURATION_NANOS = 10,
-	PROFILE_PERIOD_TYPE = 11, PROFILE_PERIOD = 12, PROFILE_COMMENT = 13,
-	PROFILE_DEFAULT_SAMPLE_TYPE = 14,
+	PROFILE_SAMPLE_TYPE = 1, PROFILE_SAMPLE = 2, PROFILE_MAPPING = 3, PROFILE_LOCATION = 4,
+	PROFILE_FUNCTION = 5, PROFILE_STRING_TABLE = 6, PROFILE_TIME_NANOS = 9,
+	PROFILE_DURATION_NANOS = 10, PROFILE_PERIOD_TYPE = 11, PROFILE_PERIOD = 12,
+	PROFILE_COMMENT = 13, PROFILE_DEFAULT_SAMPLE_TYPE = 14,
 	VALUE_TYPE_TYPE = 1, VALUE_TYPE_UNIT = 2,
 	SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2,
 	MAPPING_ID = 1, MAPPING_START = 2, MAPPING_LIMIT = 3, MAPPING_OFFSET = 4,
@@ -53,12 +53,12 @@ struct writer {
 	size_t n_owned;
 };
 
-/* The index of s in the string table ("" for NULL). */
 static int same_string(const void *a, const void *b)
 {
 	return strcmp(a, b) == 0;
 }
 
+/* The index of s in the string table ("" for NULL). */
 static int string_id(struct writer *w, const char *s, uint64_t *id)
 {
 	size_t k;
@@ -280,9 +280,8 @@ static int body(struct writer *w)
 	return rc;
 }
 
-int lk_history_write_pprof(const struct lk_history *h, const struct lk_history_view *v, FILE *out)
+int lk_history_write_pprof(const struct lk_history *h, FILE *out)
 {
-	(void)v;
 	struct writer w = {.h = h};
 	int rc = lk_intern_init(&w.strings, same_string);
 	if (!rc)

@@ -29,7 +29,7 @@ int lk_history_write_html(const struct lk_history *h, const struct lk_history_vi
  * (history_pprof.c), folded stacks for flame graphs (folded.c: one
  * line per site, its value the number key ranks by) and a massif file
  * (history_massif.c). */
-int lk_history_write_pprof(const struct lk_history *h, const struct lk_history_view *v, FILE *out);
+int lk_history_write_pprof(const struct lk_history *h, FILE *out);
 int lk_history_write_folded(const struct lk_history *h, enum lk_hist_key key, FILE *out);
 int lk_history_write_massif(const struct lk_history *h, FILE *out);
 
