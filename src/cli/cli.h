@@ -45,8 +45,15 @@ int lk_cli_close_out(FILE *f, const char *path, int rc);
 const char *lk_cli_value(int argc, char **argv, int *i, const char *name, int *missing);
 /* "leakscope CMD: " + message + a pointer to --help on stderr; returns 2. */
 int lk_cli_usage_error(const char *cmd, const char *fmt, const char *arg);
+/* The index of v in names (NULL-terminated), or -1. */
+int lk_cli_choice(const char *v, const char *const *names);
 /* A count from 0 to 10^9 (--top), or -1. */
 int lk_cli_count(const char *s);
+/* The options of every report command: -o FILE and --top N. 1 when
+ * argv[*i] was one (taken), 2 after a usage error (printed), 0 when not
+ * (*missing set when its value is missing). */
+int lk_cli_output_option(const char *cmd, int argc, char **argv, int *i, const char **out_path,
+			 int *top, int *missing);
 /* Write a report with write(out, arg) (0 or a negative errno) to out_path;
  * when NULL, to INPUT + suffix (said on stderr), or standard output when
  * suffix is NULL too. 0, or 1 after a message. */

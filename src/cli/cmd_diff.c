@@ -122,7 +122,7 @@ int cmd_diff(int argc, char **argv)
 	int json = 0, top = 20, n = 0, only = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
-		int missing = 0;
+		int missing = 0, taken;
 		if (only || a[0] != '-') {
 			if (n == 2)
 				return usage_error("more than two points: '%s'", a);
@@ -136,11 +136,10 @@ int cmd_diff(int argc, char **argv)
 			if (strcmp(v, "json") != 0 && strcmp(v, "text") != 0)
 				return usage_error("unknown format '%s' (text or json)", v);
 			json = v[0] == 'j';
-		} else if ((v = lk_cli_value(argc, argv, &i, "-o", &missing))) {
-			out_path = v;
-		} else if ((v = lk_cli_value(argc, argv, &i, "--top", &missing))) {
-			if ((top = lk_cli_count(v)) < 0)
-				return usage_error("--top wants a count, not '%s'", v);
+		} else if ((taken = lk_cli_output_option("diff", argc, argv, &i, &out_path, &top,
+							 &missing))) {
+			if (taken == 2)
+				return 2;
 		} else if (missing) {
 			return usage_error("%s needs a value", a);
 		} else {

@@ -41,6 +41,7 @@ static const char usage[] =
 	"  -h, --help     show this help\n";
 
 enum format { FMT_HTML, FMT_TEXT, FMT_JSON, FMT_HP };
+static const char *const format_names[] = {"html", "text", "json", "hp", NULL};
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -134,7 +135,7 @@ int cmd_eventlog(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
-		int missing = 0;
+		int missing = 0, taken;
 		if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
 			if (input)
 				return usage_error("more than one input file: '%s'", a);
@@ -154,22 +155,15 @@ int cmd_eventlog(int argc, char **argv)
 			diff_a = argv[++i];
 			diff_b = argv[++i];
 		} else if ((v = lk_cli_value(argc, argv, &i, "--format", &missing))) {
-			if (strcmp(v, "text") == 0)
-				fmt = FMT_TEXT;
-			else if (strcmp(v, "json") == 0)
-				fmt = FMT_JSON;
-			else if (strcmp(v, "html") == 0)
-				fmt = FMT_HTML;
-			else if (strcmp(v, "hp") == 0)
-				fmt = FMT_HP;
-			else
+			int k = lk_cli_choice(v, format_names);
+			if (k < 0)
 				return usage_error("unknown format '%s' (text, json, html or hp)", v);
+			fmt = (enum format)k;
 			fmt_given = 1;
-		} else if ((v = lk_cli_value(argc, argv, &i, "-o", &missing))) {
-			out_path = v;
-		} else if ((v = lk_cli_value(argc, argv, &i, "--top", &missing))) {
-			if ((top = lk_cli_count(v)) < 0)
-				return usage_error("--top wants a count, not '%s'", v);
+		} else if ((taken = lk_cli_output_option("eventlog", argc, argv, &i, &out_path, &top,
+							 &missing))) {
+			if (taken == 2)
+				return 2;
 		} else if (missing) {
 			return usage_error("%s needs a value", a);
 		} else {

@@ -50,22 +50,14 @@ static const char usage[] =
 	"  -h, --help     show this help\n";
 
 enum format { FMT_TEXT, FMT_JSON, FMT_HTML, FMT_PPROF, FMT_FOLDED, FMT_MASSIF };
+static const char *const format_names[] = {"text", "json", "html", "pprof", "folded", "massif", NULL};
 
-static const struct {
-	const char *name;
-	enum format fmt;
-} formats[] = {
-	{"text", FMT_TEXT}, {"json", FMT_JSON}, {"html", FMT_HTML},
-	{"pprof", FMT_PPROF}, {"folded", FMT_FOLDED}, {"massif", FMT_MASSIF},
+static const char *const cost_names[] = {
+	"leaked", "live", "peak", "allocations", "allocated", "temporary", NULL,
 };
-
-static const struct {
-	const char *name;
-	enum lk_hist_key key;
-} costs[] = {
-	{"leaked", LK_HIST_BY_LEAK}, {"live", LK_HIST_BY_LIVE}, {"peak", LK_HIST_BY_PEAK},
-	{"allocations", LK_HIST_BY_ALLOCS}, {"allocated", LK_HIST_BY_BYTES},
-	{"temporary", LK_HIST_BY_TEMPORARIES},
+static const enum lk_hist_key cost_keys[] = {
+	LK_HIST_BY_LEAK, LK_HIST_BY_LIVE, LK_HIST_BY_PEAK,
+	LK_HIST_BY_ALLOCS, LK_HIST_BY_BYTES, LK_HIST_BY_TEMPORARIES,
 };
 
 static int usage_error(const char *fmt, const char *arg)
@@ -104,7 +96,7 @@ int cmd_report(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		int missing = 0;
+		int missing = 0, taken;
 		if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
 			if (input)
 				return usage_error("more than one trace: '%s'", a);
@@ -115,23 +107,21 @@ int cmd_report(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		} else if ((v = lk_cli_value(argc, argv, &i, "--format", &missing))) {
-			size_t k = 0;
-			while (k < sizeof(formats) / sizeof(formats[0]) && strcmp(v, formats[k].name))
-				k++;
-			if (k == sizeof(formats) / sizeof(formats[0]))
+			int k = lk_cli_choice(v, format_names);
+			if (k < 0)
 				return usage_error("unknown format '%s' (text, json, html, pprof, folded or massif)", v);
-			fmt = formats[k].fmt;
+			fmt = (enum format)k;
 		} else if ((v = lk_cli_value(argc, argv, &i, "--cost", &missing))) {
-			size_t k = 0;
-			while (k < sizeof(costs) / sizeof(costs[0]) && strcmp(v, costs[k].name))
-				k++;
-			if (k == sizeof(costs) / sizeof(costs[0]))
+			int k = lk_cli_choice(v, cost_names);
+			if (k < 0)
 				return usage_error("unknown cost '%s' (leaked, live, peak, allocations, "
 						   "allocated or temporary)", v);
-			cost = costs[k].key;
+			cost = cost_keys[k];
 			cost_given = 1;
-		} else if ((v = lk_cli_value(argc, argv, &i, "-o", &missing))) {
-			out_path = v;
+		} else if ((taken = lk_cli_output_option("report", argc, argv, &i, &out_path, &top,
+							 &missing))) {
+			if (taken == 2)
+				return 2;
 		} else if ((v = lk_cli_value(argc, argv, &i, "--from", &missing)) ||
 			   (v = lk_cli_value(argc, argv, &i, "--to", &missing))) {
 			struct lk_point *p = strncmp(a, "--from", 6) == 0 ? &opt.from : &opt.to;
@@ -140,9 +130,6 @@ int cmd_report(int argc, char **argv)
 		} else if ((v = lk_cli_value(argc, argv, &i, "--size", &missing))) {
 			if (lk_cli_parse_size(v, &opt.size_min, &opt.size_max))
 				return usage_error("--size wants N or MIN-MAX bytes, not '%s'", v);
-		} else if ((v = lk_cli_value(argc, argv, &i, "--top", &missing))) {
-			if ((top = lk_cli_count(v)) < 0)
-				return usage_error("--top wants a count, not '%s'", v);
 		} else if (missing) {
 			return usage_error("%s needs a value", a);
 		} else {

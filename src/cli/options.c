@@ -45,6 +45,30 @@ int lk_cli_count(const char *s)
 	return (int)n;
 }
 
+int lk_cli_choice(const char *v, const char *const *names)
+{
+	for (int k = 0; names[k]; k++)
+		if (strcmp(v, names[k]) == 0)
+			return k;
+	return -1;
+}
+
+int lk_cli_output_option(const char *cmd, int argc, char **argv, int *i, const char **out_path,
+			 int *top, int *missing)
+{
+	const char *v;
+	if ((v = lk_cli_value(argc, argv, i, "-o", missing))) {
+		*out_path = v;
+		return 1;
+	}
+	if ((v = lk_cli_value(argc, argv, i, "--top", missing))) {
+		if ((*top = lk_cli_count(v)) < 0)
+			return lk_cli_usage_error(cmd, "--top wants a count, not '%s'", v);
+		return 1;
+	}
+	return 0;
+}
+
 int lk_cli_write_report(const char *input, const char *out_path, const char *suffix,
 			int (*write)(FILE *out, void *arg), void *arg)
 {
