@@ -50,7 +50,9 @@ static const char usage[] =
 	"  -h, --help     show this help\n";
 
 enum format { FMT_TEXT, FMT_JSON, FMT_HTML, FMT_PPROF, FMT_FOLDED, FMT_MASSIF };
-static const char *const format_names[] = {"text", "json", "html", "pprof", "folded", "massif", NULL};
+static const char *const format_names[] = {
+	"text", "json", "html", "pprof", "folded", "massif", NULL,
+};
 
 static const char *const cost_names[] = {
 	"leaked", "live", "peak", "allocations", "allocated", "temporary", NULL,
