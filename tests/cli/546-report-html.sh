@@ -1,6 +1,8 @@
 # 546: `leakscope report --format html`: one self-contained page whose data
 # carries the per-site timelines (bands with stacks), the leak table and
-# the leak candidates; drawn in chromium when it is installed
+# the leak candidates and the flame graph's stacks (each frame written
+# once: 700 sites of 3 frames sharing main and _start make a table of 702
+# frames); drawn in chromium when it is installed
 # (tests/browser/check_trace.mjs: leak table, stacks, scatter chart).
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/support/gen_trace.sh"
@@ -17,6 +19,13 @@ expect_json "$T/data.json" '(.candidates.points | length) == 29 and .leaksTotal.
 expect_json "$T/data.json" '[.markers[][1]] == ["frame 1","frame 9","snapshot before","snapshot after"]'
 expect_json "$T/data.json" '[.series[].name] == ["live bytes","rss"]'
 expect_json "$T/data.json" '[.bands[] | select(.label | startswith("keep")) | .f[0][0]] == ["keep"]'
+expect_json "$T/data.json" '([.flame.stacks[][0][0]] | add) == .leaksTotal.b and .flame.other == 0'
+"$GEN" wide "$T/w.lstrace" 700 || fail "gen_trace wide"
+"$LEAKSCOPE" report --format html -o "$T/w.html" "$T/w.lstrace" 2> "$T/stderr" || fail "report wide"
+sed -n '/id="data">/,/<\/script>/p' "$T/w.html" | sed '1s/.*id="data">//; $s/<\/script>.*//' > "$T/w.json"
+expect_json "$T/w.json" '(.flame.stacks | length) == 700 and (.flame.frames | length) == 702'
+expect_json "$T/w.json" '[.flame.stacks[] | .[0][0]] | all(. == 100)'
+expect_json "$T/w.json" '.flame.frames as $f | [.flame.stacks[] | [.[1][] | $f[.][0]]] | all(length == 3 and .[1] == "main" and (.[2] | startswith("leaf_")))'
 
 browser_check "the page's data" check_trace.mjs "$H" "$ROOT/tests/out/screenshots"
 exit 0

@@ -8,6 +8,8 @@
  *   gen_trace growth OUT N   a server: N requests, a marker each, 1,024 B
  *                        leaked per request, temporaries and a bounded cache
  *   gen_trace big OUT N      N events of churn over 64 sites (benchmarks)
+ *   gen_trace wide OUT N     N sites (leaf_K, called by main) leaking one
+ *                        block of 100 B each, never freed
  *   gen_trace newer OUT      `basic` claiming format version 2
  *
  * basic (times in microseconds; stacks: 1 keep, 2 leak_early, 3 temp_buf,
@@ -119,6 +121,23 @@ static void big(const char *out, long n)
 	gen_check(lk_trace_writer_close(w), "close");
 }
 
+static void wide(const char *out, long n)
+{
+	struct lk_trace_writer *w = gen_open(out, 0);
+	char fn[32];
+	for (uint32_t k = 1; k <= n; k++) {
+		uint64_t pc = 0x500000ull + 0x10ull * k, frames[3] = {pc, GEN_MAIN_PC, GEN_START_PC};
+		snprintf(fn, sizeof(fn), "leaf_%u", k);
+		struct lk_frame_text f = {.function = fn, .file = "/src/wide.c", .line = (int)k,
+					  .module = "genprog", .offset = pc - 0x400000};
+		gen_check(lk_trace_write_symbol(w, pc, 1, &f, 1), "symbol");
+		gen_check(lk_trace_write_stack(w, k, frames, 3), "stack");
+	}
+	for (uint32_t k = 1; k <= n; k++)
+		lk_trace_write_alloc(w, 10u * k, 100, 0x10000000ull + 0x100ull * k, 100, k);
+	gen_check(lk_trace_writer_close(w), "close");
+}
+
 /* basic, then the header patched to major version 2 (with a valid CRC). */
 static void newer(const char *out)
 {
@@ -144,10 +163,12 @@ int main(int argc, char **argv)
 		growth(argv[2], atol(argv[3]));
 	else if (argc == 4 && !strcmp(argv[1], "big"))
 		big(argv[2], atol(argv[3]));
+	else if (argc == 4 && !strcmp(argv[1], "wide"))
+		wide(argv[2], atol(argv[3]));
 	else if (argc == 3 && !strcmp(argv[1], "newer"))
 		newer(argv[2]);
 	else {
-		fprintf(stderr, "usage: gen_trace basic|growth|big|newer OUT [ARGS]\n");
+		fprintf(stderr, "usage: gen_trace basic|growth|big|wide|newer OUT [ARGS]\n");
 		return 2;
 	}
 	return 0;

@@ -425,6 +425,37 @@ static void test_peaks(void)
 	fx_free(&tl, 0);
 }
 
+/* One frame and a stack of frames as the page's arrays (the flame graph's
+ * frame table writes frames one by one, the bands and leaks stacks). */
+static void test_frames(void)
+{
+	struct lk_frame_text fr[2] = {
+		{.function = "op<</script>>", .file = "a \"b\".c", .line = 7, .module = "m", .offset = 0x1f,
+		 .inlined = 1},
+		{.function = NULL, .file = NULL, .line = 0, .module = "libc.so.6", .offset = 0x29d90},
+	};
+	char *one = NULL, *all = NULL;
+	size_t n1 = 0, n2 = 0;
+	FILE *f = open_memstream(&one, &n1);
+	if (f) {
+		lk_html_frame_json(f, &fr[0]);
+		fclose(f);
+	}
+	f = open_memstream(&all, &n2);
+	if (f) {
+		lk_html_frames_json(f, fr, 2);
+		fclose(f);
+	}
+	ok(one && strcmp(one, "[\"op<<\\/script>>\",\"a \\\"b\\\".c\",7,\"m\",\"0x1f\",1]") == 0,
+	   "frame: one frame escaped, inlined flag");
+	ok(one && json_valid(one), "frame: valid JSON");
+	ok(one && all && n2 == n1 + 2 + strlen(",[null,null,0,\"libc.so.6\",\"0x29d90\",0]") &&
+	   strncmp(all + 1, one, n1) == 0 && json_valid(all),
+	   "frames: the same frame inside the stack array, then the unsymbolized one");
+	free(one);
+	free(all);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -432,6 +463,7 @@ int main(void)
 	test_empty();
 	test_write_error();
 	test_peaks();
+	test_frames();
 	test_big();
 	printf("1..%d\n", n_test);
 	return n_fail ? 1 : 0;
