@@ -256,6 +256,9 @@ static int in_filter(const struct lk_history *h, uint64_t size)
 
 static int block_gone(struct lk_history *h, const struct lk_hblock *b, uint32_t tid, int real_free)
 {
+	struct lk_hist_size_class *c = &h->sizes[lk_hist_size_class_of(b->size)];
+	c->live_count--;
+	c->live_bytes -= b->size;
 	if (b->site == LK_HBLOCK_NO_SITE)
 		return 0;
 	struct lk_hist_site *s = &h->sites[b->site];
@@ -290,6 +293,11 @@ static int on_alloc(struct lk_history *h, const struct lk_trace_record *r)
 			 old;
 	h->allocs++;
 	h->bytes_allocated += r->size;
+	struct lk_hist_size_class *c = &h->sizes[lk_hist_size_class_of(r->size)];
+	c->allocs++;
+	c->bytes += r->size;
+	c->live_count++;
+	c->live_bytes += r->size;
 	rc = lk_hblocks_put(&h->blocks, &b, &old);
 	if (rc < 0)
 		return rc;

@@ -21,8 +21,11 @@
  *   the site's bytes at each marker against the marker's index: bytes per
  *   marker interval. The growth ranking is theirs: a window's growth.
  *
+ * - sizes: per power-of-two size class, allocations and bytes, and the
+ *   blocks still live at the end (a histogram to choose --size by).
+ *
  * The size filter keeps blocks of other sizes out of every per-site number;
- * the totals and the peak are those of the whole heap.
+ * the totals, the peak and the size classes are those of the whole heap.
  *
  * Ownership: a history owns all it points to; lk_history_release().
  */
@@ -72,6 +75,30 @@ struct lk_hist_site {
 	long double sy, sxy, syy;
 };
 
+/* Size class c holds the sizes of bit length c: 0 (size 0), 1, 2-3, 4-7,
+ * ..., [2^(c-1), 2^c - 1]. */
+#define LK_HIST_SIZE_CLASSES 65
+
+struct lk_hist_size_class {
+	uint64_t allocs, bytes;
+	uint64_t live_count, live_bytes;   /* now; after the read: at the end */
+};
+
+static inline unsigned lk_hist_size_class_of(uint64_t size)
+{
+	return size ? 64u - (unsigned)__builtin_clzll(size) : 0;
+}
+
+/* The smallest and largest size of class c. */
+static inline uint64_t lk_hist_size_class_min(unsigned c)
+{
+	return c ? 1ull << (c - 1) : 0;
+}
+static inline uint64_t lk_hist_size_class_max(unsigned c)
+{
+	return c ? (c == 64 ? UINT64_MAX : (1ull << c) - 1) : 0;
+}
+
 struct lk_hist_name {
 	uint64_t t;
 	char *text;
@@ -92,6 +119,7 @@ struct lk_history {
 	/* totals */
 	uint64_t events, allocs, frees, bytes_allocated, unmatched_frees, lost_frees;
 	uint64_t temporaries;
+	struct lk_hist_size_class sizes[LK_HIST_SIZE_CLASSES];
 	uint64_t t_end;            /* time of the last record read */
 	uint64_t peak_bytes, peak_t, peak_serial;
 	uint64_t rss_peak, rss_peak_t, rss_now, n_samples_rss;

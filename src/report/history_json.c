@@ -164,6 +164,27 @@ static void summary(FILE *out, const struct lk_history *h)
 	putc('}', out);
 }
 
+/* "sizes": the size classes that saw an allocation, smallest first. */
+static void sizes(FILE *out, const struct lk_history *h)
+{
+	int first = 1;
+	fputs(",\n\"sizes\":[", out);
+	for (unsigned c = 0; c < LK_HIST_SIZE_CLASSES; c++) {
+		const struct lk_hist_size_class *k = &h->sizes[c];
+		if (!k->allocs)
+			continue;
+		fprintf(out, "%s{\"min\":%" PRIu64 ",\"max\":%" PRIu64, first ? "" : ",\n",
+			lk_hist_size_class_min(c), lk_hist_size_class_max(c));
+		u64(out, "allocations", k->allocs);
+		u64(out, "bytes", k->bytes);
+		u64(out, "live_objects", k->live_count);
+		u64(out, "live_bytes", k->live_bytes);
+		putc('}', out);
+		first = 0;
+	}
+	putc(']', out);
+}
+
 static void candidates(FILE *out, const struct lk_history *h)
 {
 	fprintf(out, ",\n\"leak_candidates\":{\"blocks\":%" PRIu64 ",\"shown\":%zu,\"points\":[",
@@ -200,6 +221,7 @@ int lk_history_write_json(const struct lk_history *h, const struct lk_history_vi
 		if ((rc = site_list(out, h, lists[i].name, lists[i].key, v->top,
 				    lists[i].key == LK_HIST_BY_GROWTH)))
 			return rc;
+	sizes(out, h);
 	candidates(out, h);
 	fputs("}\n", out);
 	return fflush(out) || ferror(out) ? -EIO : 0;

@@ -109,6 +109,24 @@ static void summary(FILE *out, const struct lk_history *h, const struct lk_histo
 			h->opt.size_min, h->opt.size_max);
 }
 
+/* Allocation sizes: per power-of-two class, what was allocated and what is
+ * live at the end (the whole heap, whatever --size says). */
+static void size_classes(FILE *out, const struct lk_history *h)
+{
+	char lo[32], hi[32], n[32], b[32], ln[32], lb[32];
+	fputs("\nAllocation sizes (the whole heap):\n", out);
+	for (unsigned c = 0; c < LK_HIST_SIZE_CLASSES; c++) {
+		const struct lk_hist_size_class *k = &h->sizes[c];
+		if (!k->allocs)
+			continue;
+		fprintf(out, "  %9s - %-9s B %10s allocations (%s B), %s live at the end (%s B)\n",
+			lk_grouped(lk_hist_size_class_min(c), lo, sizeof(lo)),
+			lk_grouped(lk_hist_size_class_max(c), hi, sizeof(hi)),
+			lk_grouped(k->allocs, n, sizeof(n)), lk_grouped(k->bytes, b, sizeof(b)),
+			lk_grouped(k->live_count, ln, sizeof(ln)), lk_grouped(k->live_bytes, lb, sizeof(lb)));
+	}
+}
+
 int lk_history_write_text(const struct lk_history *h, const struct lk_history_view *v, FILE *out)
 {
 	char b[32], title[512];
@@ -127,5 +145,6 @@ int lk_history_write_text(const struct lk_history *h, const struct lk_history_vi
 	    (rc = section(out, h, "Top sites by allocations", LK_HIST_BY_ALLOCS, v->top, row_allocs)) ||
 	    (rc = section(out, h, "Top sites by bytes allocated", LK_HIST_BY_BYTES, v->top, row_allocs)))
 		return rc;
+	size_classes(out, h);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

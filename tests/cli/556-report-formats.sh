@@ -1,6 +1,6 @@
 # 556: a real trace (the leaking server, 3 batches of 20 requests: 60 x 640
-# bytes leaked by remember_client) in the formats other tools read, each
-# checked with that tool where it is installed:
+# bytes leaked by remember_client): its allocation size classes, and the
+# formats other tools read, each checked with that tool where installed:
 # - folded stacks: remember_client's line, outermost frame first, carries
 #   its leaked bytes (and its allocation count with --cost allocations);
 #   the leaked values add up to the JSON report's leaked bytes;
@@ -15,6 +15,13 @@ GAP=0.1 record_server "$T/s.lstrace" 3 20
 S=$T/s.lstrace
 "$LEAKSCOPE" report --format json -o "$T/r.json" "$S" 2> "$T/stderr" || fail "report json"
 leaked=$(jq '.summary.leaked_bytes' "$T/r.json")
+# the size classes (a histogram to choose --size by) add up to the totals,
+# and remember_client's 60 blocks of 640 bytes are live in 512-1,023
+expect_json "$T/r.json" '([.sizes[].allocations] | add) == .summary.allocations and ([.sizes[].bytes] | add) == .summary.bytes_allocated'
+expect_json "$T/r.json" '([.sizes[].live_bytes] | add) == .summary.final_live_bytes and ([.sizes[].live_objects] | add) == .summary.final_live_objects'
+expect_json "$T/r.json" '.sizes[] | select(.min == 512) | .max == 1023 and .live_objects >= 60 and .live_bytes >= 38400'
+"$LEAKSCOPE" report "$S" > "$T/r.txt" 2> "$T/stderr" || fail "report text"
+expect_grep "$T/r.txt" "^ +512 - 1,023 +B +[0-9,]+ allocations \\([0-9,]+ B\\), [0-9,]+ live at the end"
 peak=$(jq '.summary.peak_live_bytes' "$T/r.json")
 
 # folded
