@@ -195,7 +195,8 @@ static int build(struct lk_timeline *tl, const struct lk_history *h, const struc
 }
 
 /* "leaks": [{b, n, t0, t1, label, f}], "candidates": {blocks, sites, points},
- * "flame" (history_flame.c). */
+ * "sizes": [[min, max, allocations, bytes, live blocks, live bytes]] per size
+ * class, "flame" (history_flame.c). */
 static int extra(FILE *f, void *arg)
 {
 	const struct lk_history *h = arg;
@@ -239,6 +240,18 @@ static int extra(FILE *f, void *arg)
 	fputs("]}", f);
 	free(rank);
 	free(idx);
+	fputs(",\"sizes\":[", f);
+	int first = 1;
+	for (unsigned c = 0; c < LK_HIST_SIZE_CLASSES; c++) {
+		const struct lk_hist_size_class *k = &h->sizes[c];
+		if (!k->allocs)
+			continue;
+		fprintf(f, "%s[%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]",
+			first ? "" : ",", lk_hist_size_class_min(c), lk_hist_size_class_max(c), k->allocs,
+			k->bytes, k->live_count, k->live_bytes);
+		first = 0;
+	}
+	putc(']', f);
 	return lk_history_flame_json(f, h);
 }
 

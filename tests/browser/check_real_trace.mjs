@@ -6,7 +6,8 @@
 // with the caller, the leak-candidate chart has one dot per leaked block
 // (up to its bound); the flame graph draws the leaking function with its
 // share of the bytes not freed, its tooltip, zoom, search and the
-// allocation-count measure; no console error, no request.
+// allocation-count measure; the size-class chart's tallest bar by live
+// bytes is the leaked blocks' class; no console error, no request.
 //
 //   node check_real_trace.mjs REPORT.html SHOTS_DIR TITLE LEAK_FN CALLER_FN BYTES BLOCKS DOTS
 import { mkdirSync } from 'node:fs';
@@ -76,5 +77,15 @@ await run(async (browser) => {
   const yRoot = await page.$eval('#chart-flame g.fr:has(text:text-matches("^all "))  rect', (r) => +r.getAttribute('y'));
   check(yRoot < yLeak, 'icicle: the root on top');
   await page.screenshot({ path: `${shots}/real-trace-flame-icicle.png`, fullPage: true });
+
+  // Sizes: by bytes live at the end, the tallest bar is the class of the
+  // leaked blocks (640 bytes: 512 to 1 KiB), holding at least all of them.
+  await page.click('#tab-sizes');
+  await page.selectOption('#sizes-measure', { label: 'Bytes live at the end' });
+  const bars = await page.$$eval('#chart-sizes rect.szbar', (rs) => rs.map((r) => ({ min: +r.getAttribute('data-min'), h: +r.getAttribute('height'), t: r.querySelector('title').textContent })));
+  const tallest = bars.reduce((a, b) => (b.h > a.h ? b : a), bars[0]);
+  const live = Number((tallest.t.match(/, ([\d,]+) live at the end/) || ['', '0'])[1].replace(/,/g, ''));
+  check(tallest.min === 512 && live >= Number(blocks), `sizes: the tallest bar by live bytes is 512 B..1 KiB with ${live} blocks: ${tallest.t}`);
+  await page.screenshot({ path: `${shots}/real-trace-sizes.png`, fullPage: true });
   clean(log, 'real trace');
 });

@@ -304,6 +304,7 @@
   if (FLAME) panes.push({ id: 'flame', title: 'Flame graph', help: D.flame ?
     'Allocation stacks merged into one tree: the program\'s entry at the bottom, the function that allocated at the top of each tower; a frame\'s width is its share of the chosen measure. Hover for numbers, click a frame to zoom into it, search to highlight functions.' :
     'Cost-centre stacks merged into one tree: MAIN or a CAF at the bottom, the cost centre that holds the memory at the top of each tower; a frame\'s width is its share of the chosen measure. Hover for numbers, click a frame to zoom into it, search to highlight cost centres.' });
+  if (D.sizes && D.sizes.length) panes.push({ id: 'sizes', title: 'Sizes', help: 'Allocations by size class (powers of two), the whole heap: how many, how many bytes, and what was still live at the end. A class that keeps blocks live is where a --size filter narrows the report to a leak.' });
   var nav = h('nav', { 'class': 'tabs', role: 'tablist' });
   app.appendChild(nav);
   panes.forEach(function (p) {
@@ -642,6 +643,45 @@
       chost.innerHTML = s.join('') + '<p class="help">' + pts.length + (D.candidates.blocks > pts.length ? ' of ' + D.candidates.blocks + ' blocks (an even sample)' : ' blocks') +
         (logy ? '; sizes on a logarithmic scale' : '') + '</p>';
     };
+  }
+
+  /* ---- native traces: allocation size classes ---- */
+  if (D.sizes && D.sizes.length) {
+    var sp = pane('sizes'), SZM = [['Allocations', 2, false], ['Bytes allocated', 3, true], ['Blocks live at the end', 4, false], ['Bytes live at the end', 5, true]];
+    var szk = 0;
+    sp.sec.insertAdjacentHTML('beforeend', '<div class="tools"><label>Height: <select id="sizes-measure">' +
+      SZM.map(function (m, k) { return '<option value="' + k + '">' + esc(m[0]) + '</option>'; }).join('') + '</select></label></div>');
+    var shost = h('div', { 'class': 'chart', id: 'chart-sizes' });
+    sp.sec.appendChild(shost);
+    function szRange(r) { return r[0] === r[1] ? 'size ' + fmtBytes(r[0]) : trimz(fmtBytes(r[0])) + ' \u2264 size < ' + trimz(fmtBytes(r[1] + 1)); }
+    sp.render = function () {
+      var W = Math.max(shost.clientWidth || 0, 360), H = HEIGHT, ML = 78, MR = 18, MT = 12, MB = 46;
+      var pw = W - ML - MR, ph = H - MT - MB, m = SZM[szk], ymax = 1;
+      D.sizes.forEach(function (r) { if (r[m[1]] > ymax) ymax = r[m[1]]; });
+      var step = m[2] ? byteStep(ymax, 5) : niceStep(ymax / 5), top = Math.ceil(ymax / step) * step || 1;
+      function Y(v) { return MT + ph - v / top * ph; }
+      var bw = pw / D.sizes.length;
+      var s = ['<svg xmlns="' + SVGNS + '" viewBox="0 0 ' + W + ' ' + H + '" height="' + H + '" role="img" aria-label="allocation sizes"><g class="axis">'];
+      ticks(0, top, step).forEach(function (v) {
+        var y = Y(v).toFixed(1);
+        s.push('<line class="grid" x1="' + ML + '" x2="' + (ML + pw) + '" y1="' + y + '" y2="' + y + '"/><text x="' + (ML - 6) + '" y="' + y +
+          '" dy="0.32em" text-anchor="end">' + esc(m[2] ? trimz(fmtBytes(v)) : String(v)) + '</text>');
+      });
+      D.sizes.forEach(function (r, i) {
+        if (D.sizes.length <= 24 || i % 2 === 0)
+          s.push('<text x="' + (ML + (i + 0.5) * bw).toFixed(1) + '" y="' + (MT + ph + 16) + '" text-anchor="middle">' + esc(trimz(fmtBytes(r[0]))) + '</text>');
+      });
+      s.push('<text x="' + (ML + pw) + '" y="' + (H - 4) + '" text-anchor="end">size class (from)</text></g>');
+      D.sizes.forEach(function (r, i) {
+        var v = r[m[1]], y = Y(v), x = ML + i * bw + bw * 0.1;
+        s.push('<rect class="szbar" data-min="' + r[0] + '" x="' + x.toFixed(1) + '" y="' + y.toFixed(1) + '" width="' + (bw * 0.8).toFixed(1) + '" height="' + (MT + ph - y).toFixed(1) +
+          '" fill="' + PALETTE[0] + '"><title>' + esc(szRange(r) + ': ' + r[2].toLocaleString('en-US') + ' allocations (' + fmtBytes(r[3]) + '), ' +
+          r[4].toLocaleString('en-US') + ' live at the end (' + fmtBytes(r[5]) + ')') + '</title></rect>');
+      });
+      s.push('<rect class="frame" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '"/></svg>');
+      shost.innerHTML = s.join('');
+    };
+    sp.sec.querySelector('#sizes-measure').addEventListener('change', function (e) { szk = +e.target.value; sp.render(); });
   }
 
   /* ---- native traces: flame graph of the allocation stacks ---- */
