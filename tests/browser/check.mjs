@@ -4,15 +4,9 @@
 // and no request other than the file itself. Screenshots go to SHOTS.
 //
 //   node check.mjs IPE.html NATIVE.html BIG.html SHOTS_DIR
-import { mkdirSync } from 'node:fs';
-import { check, clean, open as openIn, run } from './harness.mjs';
+import { args, check, clean, open as openIn, run } from './harness.mjs';
 
-const [ipeFile, nativeFile, bigFile, shots] = process.argv.slice(2);
-if (!shots) {
-  console.error('usage: node check.mjs IPE.html NATIVE.html BIG.html SHOTS_DIR');
-  process.exit(2);
-}
-mkdirSync(shots, { recursive: true });
+const [ipeFile, nativeFile, bigFile, shots] = args('node check.mjs IPE.html NATIVE.html BIG.html SHOTS_DIR');
 
 const shot = (page, name) => page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
 const tableLabels = (page) => page.$$eval('#bands tbody tr.band td.label', (tds) => tds.map((td) => td.textContent.trim()));

@@ -6,15 +6,9 @@
 // no console error, no request.
 //
 //   node check_flame_cc.mjs REPORT.html SHOTS_DIR NAME SHARE
-import { mkdirSync } from 'node:fs';
-import { check, clean, open, run } from './harness.mjs';
+import { args, check, clean, open, run } from './harness.mjs';
 
-const [file, shots, name, share] = process.argv.slice(2);
-if (!share) {
-  console.error('usage: node check_flame_cc.mjs REPORT.html SHOTS_DIR NAME SHARE');
-  process.exit(2);
-}
-mkdirSync(shots, { recursive: true });
+const [file, shots, name, share] = args('node check_flame_cc.mjs REPORT.html SHOTS_DIR NAME SHARE');
 await run(async (browser) => {
   const { page, log } = await open(browser, file);
   await page.click('#tab-flame');

@@ -10,15 +10,9 @@
 // bytes is the leaked blocks' class; no console error, no request.
 //
 //   node check_real_trace.mjs REPORT.html SHOTS_DIR TITLE LEAK_FN CALLER_FN BYTES BLOCKS DOTS
-import { mkdirSync } from 'node:fs';
-import { check, clean, open, run } from './harness.mjs';
+import { args, check, clean, open, run } from './harness.mjs';
 
-const [file, shots, title, leakFn, callerFn, bytes, blocks, dots] = process.argv.slice(2);
-if (!dots) {
-  console.error('usage: node check_real_trace.mjs REPORT.html SHOTS_DIR TITLE LEAK_FN CALLER_FN BYTES BLOCKS DOTS');
-  process.exit(2);
-}
-mkdirSync(shots, { recursive: true });
+const [file, shots, title, leakFn, callerFn, bytes, blocks, dots] = args('node check_real_trace.mjs REPORT.html SHOTS_DIR TITLE LEAK_FN CALLER_FN BYTES BLOCKS DOTS');
 const grouped = (n) => Number(n).toLocaleString('en-US');
 await run(async (browser) => {
   const { page, log } = await open(browser, file);

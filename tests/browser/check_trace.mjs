@@ -5,15 +5,9 @@
 // chart; the shared charts still draw; no console error, no request.
 //
 //   node check_trace.mjs REPORT.html SHOTS_DIR
-import { mkdirSync } from 'node:fs';
-import { check, clean, open, run } from './harness.mjs';
+import { args, check, clean, open, run } from './harness.mjs';
 
-const [file, shots] = process.argv.slice(2);
-if (!shots) {
-  console.error('usage: node check_trace.mjs REPORT.html SHOTS_DIR');
-  process.exit(2);
-}
-mkdirSync(shots, { recursive: true });
+const [file, shots] = args('node check_trace.mjs REPORT.html SHOTS_DIR');
 await run(async (browser) => {
   const { page, log } = await open(browser, file);
   check((await page.title()).startsWith('genprog --serve'), 'document title is the program');

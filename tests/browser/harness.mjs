@@ -2,10 +2,24 @@
 // chromium launched headless through playwright-core, and pages that record
 // their console errors and every request other than the file itself.
 import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 let failures = 0, count = 0;
+
+// The script's arguments, named in usage ("node x.mjs A B SHOTS_DIR"): all
+// of them or exit 2 with the usage; the one named SHOTS_DIR is created.
+export function args(usage) {
+  const names = usage.split(' ').slice(2), a = process.argv.slice(2);
+  if (a.length < names.length) {
+    console.error(`usage: ${usage}`);
+    process.exit(2);
+  }
+  const shots = names.indexOf('SHOTS_DIR');
+  if (shots >= 0) mkdirSync(a[shots], { recursive: true });
+  return a;
+}
 
 export function check(cond, what) {
   count++;
