@@ -1,4 +1,4 @@
-/* blocks.c - the live-block table of the trace analysis (see blocks.h). */
+/* blocks.c - the live blocks of the trace analysis by number (blocks.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,15 +7,14 @@
 #include "history/blocks.h"
 
 #define HUGE_PAGE (2u << 20)
-#define SPARSE_UPTO 65536u     /* slots (2 MiB) up to which tables stay half empty */
+#define SPARSE_UPTO 65536u     /* slots (2 MiB) up to which the old table stays half empty */
 
-/* Zeroed slots. A table of 2 MiB or more is mapped on its own and asks for
- * huge pages: every lookup of a large table is a TLB miss otherwise. */
-static struct lk_hblock *slots_new(size_t cap)
+/* Zeroed memory. 2 MiB or more is mapped on its own and asks for huge
+ * pages: every lookup of a large table is a TLB miss otherwise. */
+static void *zeroed(size_t size)
 {
-	size_t size = cap * sizeof(struct lk_hblock);
 	if (size < HUGE_PAGE)
-		return calloc(cap, sizeof(struct lk_hblock));
+		return calloc(1, size);
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
@@ -23,103 +22,157 @@ static struct lk_hblock *slots_new(size_t cap)
 	return p;
 }
 
-static void slots_free(struct lk_hblock *slots, size_t cap)
+static void unzeroed(void *p, size_t size)
 {
-	size_t size = cap * sizeof(struct lk_hblock);
 	if (size < HUGE_PAGE)
-		free(slots);
-	else if (slots)
-		munmap(slots, size);
+		free(p);
+	else if (p)
+		munmap(p, size);
 }
 
 int lk_hblocks_init(struct lk_hblocks *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->cap = 1024;
-	t->slots = slots_new(t->cap);
-	return t->slots ? 0 : -ENOMEM;
+	t->old_cap = 1024;
+	t->ring_mask = LK_HBLOCKS_RING_MIN - 1;
+	t->ring = zeroed(LK_HBLOCKS_RING_MIN * sizeof(*t->ring));
+	t->old = zeroed(t->old_cap * sizeof(*t->old));
+	if (t->ring && t->old)
+		return 0;
+	lk_hblocks_release(t);
+	return -ENOMEM;
 }
 
 void lk_hblocks_release(struct lk_hblocks *t)
 {
-	slots_free(t->slots, t->cap);
+	unzeroed(t->ring, (t->ring_mask + 1) * sizeof(*t->ring));
+	unzeroed(t->old, t->old_cap * sizeof(*t->old));
 	memset(t, 0, sizeof(*t));
 }
 
-static void insert_new(struct lk_hblock *slots, size_t cap, const struct lk_hblock *b)
+/* Home slot of number1 (= number + 1). */
+static inline size_t home(size_t cap, uint64_t number1)
 {
-	size_t i = lk_hblocks_slot_of(cap, b->addr);
-	while (slots[i].addr)
-		i = (i + 1) & (cap - 1);
-	slots[i] = *b;
+	return (size_t)((number1 * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
 }
 
-static int grow(struct lk_hblocks *t)
+static void old_insert(struct lk_hblock_old *slots, size_t cap, const struct lk_hblock_old *e)
 {
-	size_t cap = t->cap * 2;
-	struct lk_hblock *slots = slots_new(cap);
+	size_t i = home(cap, e->number1);
+	while (slots[i].number1)
+		i = (i + 1) & (cap - 1);
+	slots[i] = *e;
+}
+
+static int old_grow(struct lk_hblocks *t)
+{
+	size_t cap = t->old_cap * 2;
+	struct lk_hblock_old *slots = zeroed(cap * sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->cap; i++)
-		if (t->slots[i].addr)
-			insert_new(slots, cap, &t->slots[i]);
-	slots_free(t->slots, t->cap);
-	t->slots = slots;
-	t->cap = cap;
+	for (size_t i = 0; i < t->old_cap; i++)
+		if (t->old[i].number1)
+			old_insert(slots, cap, &t->old[i]);
+	unzeroed(t->old, t->old_cap * sizeof(*t->old));
+	t->old = slots;
+	t->old_cap = cap;
 	return 0;
 }
 
 /* Small tables (in the caches) are kept at most half full: shorter probe
  * runs; large ones three quarters: less memory to zero and to miss. */
-static int full(const struct lk_hblocks *t)
+static int old_full(const struct lk_hblocks *t)
 {
-	size_t n = t->count + 1;
-	return t->cap <= SPARSE_UPTO ? n * 2 > t->cap : n * 4 > t->cap * 3;
+	size_t n = t->old_count + 1;
+	return t->old_cap <= SPARSE_UPTO ? n * 2 > t->old_cap : n * 4 > t->old_cap * 3;
 }
 
-int lk_hblocks_put(struct lk_hblocks *t, const struct lk_hblock *b, struct lk_hblock *old)
+/* The number of the block in ring entry r: the latest number below
+ * t->next with that residue. */
+static uint64_t entry_number(const struct lk_hblocks *t, uint64_t r)
 {
-	if (full(t) && grow(t) != 0)
+	uint64_t last = t->next - 1, m = (last & ~t->ring_mask) | r;
+	return m > last ? m - (t->ring_mask + 1) : m;
+}
+
+/* A ring twice as long, the live blocks at their new entries. */
+static int ring_grow(struct lk_hblocks *t)
+{
+	uint64_t mask = 2 * t->ring_mask + 1;
+	struct lk_hblock *ring = zeroed((mask + 1) * sizeof(*ring));
+	if (!ring)
 		return -ENOMEM;
-	for (size_t i = lk_hblocks_slot_of(t->cap, b->addr);; i = (i + 1) & (t->cap - 1)) {
-		struct lk_hblock *s = &t->slots[i];
-		if (s->addr == b->addr) {
-			*old = *s;
-			t->bytes += b->size - s->size;
-			*s = *b;
-			return 1;
-		}
-		if (!s->addr) {
-			*s = *b;
-			t->count++;
-			t->bytes += b->size;
-			return 0;
-		}
-	}
+	for (uint64_t r = 0; r <= t->ring_mask; r++)
+		if (t->ring[r].flags & LK_HBLOCK_LIVE)
+			ring[entry_number(t, r) & mask] = t->ring[r];
+	unzeroed(t->ring, (t->ring_mask + 1) * sizeof(*t->ring));
+	t->ring = ring;
+	t->ring_mask = mask;
+	return 0;
 }
 
-int lk_hblocks_del(struct lk_hblocks *t, uint64_t addr, struct lk_hblock *out)
+/* Ring entry r's live block moves to the old table. */
+static int retire(struct lk_hblocks *t, uint64_t r)
 {
-	size_t mask = t->cap - 1, i = lk_hblocks_slot_of(t->cap, addr);
-	while (t->slots[i].addr != addr) {
-		if (!t->slots[i].addr)
+	if (old_full(t) && old_grow(t))
+		return -ENOMEM;
+	struct lk_hblock_old o = {.number1 = entry_number(t, r) + 1, .b = t->ring[r]};
+	old_insert(t->old, t->old_cap, &o);
+	t->old_count++;
+	t->ring_count--;
+	t->ring[r].flags = 0;
+	return 0;
+}
+
+/* Before allocation `number` enters the ring: the entries of the numbers
+ * from t->next on (one, unless numbers were skipped) may still hold live
+ * blocks a ring's length older. The ring doubles while it is at least
+ * half full, the rest move to the old table. */
+int lk_hblocks_make_room(struct lk_hblocks *t, uint64_t number)
+{
+	while (t->ring[number & t->ring_mask].flags & LK_HBLOCK_LIVE &&
+	       t->ring_count * 2 > t->ring_mask && number - t->next <= t->ring_mask)
+		if (ring_grow(t))
+			return -ENOMEM;
+	uint64_t from = number - t->next <= t->ring_mask ? t->next : number - t->ring_mask;
+	for (uint64_t n = from; n <= number; n++)
+		if (t->ring[n & t->ring_mask].flags & LK_HBLOCK_LIVE && retire(t, n & t->ring_mask))
+			return -ENOMEM;
+	return 0;
+}
+
+int lk_hblocks_take_old(struct lk_hblocks *t, uint64_t number, struct lk_hblock *out)
+{
+	size_t mask = t->old_cap - 1, i = home(t->old_cap, number + 1);
+	while (t->old[i].number1 != number + 1) {
+		if (!t->old[i].number1)
 			return -1;
 		i = (i + 1) & mask;
 	}
-	*out = t->slots[i];
+	*out = t->old[i].b;
+	t->old_count--;
 	t->count--;
 	t->bytes -= out->size;
 	/* backward-shift deletion: pull later members of the run into the hole */
-	for (size_t j = (i + 1) & mask;; j = (j + 1) & mask) {
-		if (!t->slots[j].addr)
-			break;
-		size_t home = lk_hblocks_slot_of(t->cap, t->slots[j].addr);
-		/* j's entry may move to i if its home is not in (i, j] cyclically */
-		if (((j - home) & mask) >= ((j - i) & mask)) {
-			t->slots[i] = t->slots[j];
+	for (size_t j = (i + 1) & mask; t->old[j].number1; j = (j + 1) & mask) {
+		size_t h = home(t->old_cap, t->old[j].number1);
+		if (((j - h) & mask) >= ((j - i) & mask)) {
+			t->old[i] = t->old[j];
 			i = j;
 		}
 	}
-	t->slots[i].addr = 0;
+	t->old[i].number1 = 0;
 	return 0;
+}
+
+const struct lk_hblock *lk_hblocks_next(const struct lk_hblocks *t, size_t *pos)
+{
+	size_t n = (size_t)t->ring_mask + 1;
+	for (; *pos < n; (*pos)++)
+		if (t->ring[*pos].flags & LK_HBLOCK_LIVE)
+			return &t->ring[(*pos)++];
+	for (; *pos < n + t->old_cap; (*pos)++)
+		if (t->old[*pos - n].number1)
+			return &t->old[(*pos)++ - n].b;
+	return NULL;
 }

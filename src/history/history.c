@@ -11,12 +11,12 @@
 
 #include "common/error.h"
 #include "history/history.h"
+#include "trace/format.h"
 #include "trace/reader.h"
 
 #define THREAD_SLOTS 1024u        /* threads whose last allocation is known */
 #define PROGRESS_EVERY 65536u
-#define LOOKAHEAD 16u             /* events read ahead (read_records) */
-#define LOOKAHEAD_FROM 32768u     /* slots (1 MiB) from which they are */
+#define HOT static inline __attribute__((always_inline))   /* on every event */
 
 double lk_history_seconds(const struct lk_history *h, uint64_t t)
 {
@@ -78,17 +78,33 @@ static void marks_catch_up(struct lk_hist_site *s, uint32_t m)
 	s->marks_seen = m;
 }
 
-/* Bring a site up to now before its value changes. */
-static int site_touch(struct lk_history *h, struct lk_hist_site *s)
+/* What the timelines and the marker regression of a site depend on:
+ * the samples due (and the clock's doublings) and the window's markers.
+ * A site whose stamp differs is brought up to date before it changes. */
+static inline uint64_t stamp_of(const struct lk_history *h)
 {
-	if (s->changed <= h->peak_serial) {
+	return (uint64_t)h->win_marks << 32 | (uint64_t)h->sampler.gen << 16 | h->sampler.due;
+}
+
+static int site_sync(struct lk_history *h, struct lk_hist_site *s, uint64_t stamp)
+{
+	marks_catch_up(s, h->win_marks);
+	s->stamp = stamp;
+	return lk_series_catch_up(&h->sampler, &s->series, (double)s->live_bytes);
+}
+
+/* Bring a site up to now before its value changes (at event `serial`;
+ * the last peak was at event peak_serial). */
+HOT int site_touch(struct lk_history *h, struct lk_hist_site *s, uint64_t serial,
+		   uint64_t peak_serial, uint64_t stamp)
+{
+	if (s->changed <= peak_serial) {
 		/* unchanged since the last peak: its value then is its value now */
 		s->peak_bytes = s->live_bytes;
 		s->peak_count = s->live_count;
 	}
-	marks_catch_up(s, h->win_marks);
-	s->changed = h->serial;
-	return lk_series_catch_up(&h->sampler, &s->series, (double)s->live_bytes);
+	s->changed = serial;
+	return s->stamp == stamp ? 0 : site_sync(h, s, stamp);
 }
 
 /* ---- the window ---------------------------------------------------------- */
@@ -110,7 +126,9 @@ static int by_time(const void *pa, const void *pb)
 	const struct lk_hist_candidate *a = pa, *b = pb;
 	if (a->t != b->t)
 		return a->t < b->t ? -1 : 1;
-	return a->size < b->size ? -1 : a->size > b->size;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	return a->site < b->site ? -1 : a->site > b->site;
 }
 
 /* A bounded, evenly strided sample of the window's leaked blocks. */
@@ -122,7 +140,7 @@ static int collect_candidates(struct lk_history *h)
 	if (!h->candidates)
 		return -ENOMEM;
 	lk_hblocks_foreach(&h->blocks, b) {
-		if (b->site == LK_HBLOCK_NO_SITE || !b->in_window)
+		if (b->site == LK_HBLOCK_NO_SITE || !(b->flags & LK_HBLOCK_IN_WINDOW))
 			continue;
 		if (k++ % stride == 0 && h->n_candidates < cap)
 			h->candidates[h->n_candidates++] =
@@ -152,7 +170,7 @@ static int fire_to(struct lk_history *h, uint64_t t)
 		if (b->site == LK_HBLOCK_NO_SITE)
 			continue;
 		struct lk_hist_site *s = &h->sites[b->site];
-		if (b->in_window) {
+		if (b->flags & LK_HBLOCK_IN_WINDOW) {
 			if (!s->win_count || b->t < s->win_first)
 				s->win_first = b->t;
 			if (!s->win_count || b->t > s->win_last)
@@ -199,8 +217,8 @@ static int name_matches(const struct lk_point *p, int is_mark, const char *text)
 	return strcmp(p->name, text) == 0;
 }
 
-/* A MARK or SNAPSHOT record: remember it, fire the points it names. */
-static int on_name(struct lk_history *h, const struct lk_trace_record *r, int is_mark)
+/* A MARK or SNAPSHOT at time t: remember it, fire the points it names. */
+static int on_name(struct lk_history *h, uint64_t t, const char *text, int is_mark)
 {
 	struct lk_hist_name **v = is_mark ? &h->marks : &h->snapshots;
 	size_t *n = is_mark ? &h->n_marks : &h->n_snapshots;
@@ -208,53 +226,171 @@ static int on_name(struct lk_history *h, const struct lk_trace_record *r, int is
 	if (!nv)
 		return -ENOMEM;
 	*v = nv;
-	nv[*n].t = r->t;
-	if (!(nv[*n].text = strdup(r->text ? r->text : "")))
+	nv[*n].t = t;
+	if (!(nv[*n].text = strdup(text ? text : "")))
 		return -ENOMEM;
 	(*n)++;
 	if (!h->from_done && name_matches(&h->opt.from, is_mark, nv[*n - 1].text))
-		fire_from(h, r->t);
+		fire_from(h, t);
 	/* a marker of the window, its ends included, is a point of per_mark */
 	if (is_mark && h->from_done && !h->to_done)
 		h->win_marks++;
 	if (!h->to_done && name_matches(&h->opt.to, is_mark, nv[*n - 1].text)) {
 		if (!h->from_done) {
-			h->to_t = r->t;
+			h->to_t = t;
 			return order_error(h);
 		}
-		return fire_to(h, r->t);
+		return fire_to(h, t);
 	}
 	return 0;
 }
 
 /* ---- events --------------------------------------------------------------- */
 
-static void thread_alloc(struct lk_history *h, uint32_t tid, uint64_t serial)
+/*
+ * An event costs a few dozen instructions when the analysis state it
+ * touches on every event lives in registers: struct hot holds copies of
+ * it, loaded from the history after anything else ran (hot_load) and
+ * stored back before (hot_store); never passed to a function that is not
+ * inlined. `edge` is the time past which an event needs the slow path
+ * (slow_begin: samples fall due, a window point at a time is pending, or
+ * reading stops at the window's end).
+ */
+struct hot {
+	uint64_t serial;           /* events so far, this one included */
+	uint64_t peak_bytes, peak_serial, peak_t;
+	uint64_t stamp;            /* stamp_of(h) */
+	uint64_t edge;
+	uint64_t t_end;
+	uint32_t window;           /* LK_HBLOCK_IN_WINDOW once the window started */
+	int filter;                /* a size filter is set */
+};
+
+static inline size_t thread_slot(uint32_t tid)
 {
-	size_t i = (tid * 0x9e3779b9u) >> 22 & (THREAD_SLOTS - 1);
-	h->threads[i].tid = tid;
-	h->threads[i].serial = serial + 1;
+	return (tid * 0x9e3779b9u) >> 22 & (THREAD_SLOTS - 1);
 }
 
-/* Freed by the thread that allocated it, with no allocation of that thread
- * in between (heaptrack's temporary allocation): the last allocation of
- * thread tid was b (its serial; a block 2^31 allocations older would be
- * taken for it). */
-static int is_temporary(const struct lk_history *h, uint32_t tid, const struct lk_hblock *b)
+static inline int in_filter(const struct lk_history *h, uint64_t size)
 {
-	size_t i = (tid * 0x9e3779b9u) >> 22 & (THREAD_SLOTS - 1);
-	return h->threads[i].tid == tid && h->threads[i].serial &&
-	       ((h->threads[i].serial - 1) & LK_HBLOCK_SERIAL_MASK) == b->serial;
-}
-
-static int in_filter(const struct lk_history *h, uint64_t size)
-{
-	if (!h->opt.size_min && !h->opt.size_max)
-		return 1;
 	return size >= h->opt.size_min && size <= h->opt.size_max;
 }
 
-static int block_gone(struct lk_history *h, const struct lk_hblock *b, uint32_t tid, int real_free)
+static inline int total_touch(struct lk_history *h)
+{
+	return lk_series_catch_up(&h->sampler, &h->total_series, (double)h->blocks.bytes);
+}
+
+/* The sampler's next edge: samples fall due when t > origin + due * delta. */
+static inline uint64_t sampler_edge(const struct lk_history *h)
+{
+	if (h->time_points || (h->to_done && h->opt.stop_at_to))
+		return 0;
+	if (!h->from_done || h->to_done)
+		return UINT64_MAX;
+	uint64_t span = h->sampler.gen >= 55 ? UINT64_MAX : (uint64_t)h->sampler.due << h->sampler.gen;
+	return span > UINT64_MAX - h->origin ? UINT64_MAX : h->origin + span;
+}
+
+/* After anything but the fast path ran: the copies, and the total's
+ * timeline brought up to the samples now due. */
+static inline int hot_load(struct lk_history *h, struct hot *x)
+{
+	x->serial = h->serial;
+	x->peak_bytes = h->peak_bytes;
+	x->peak_serial = h->peak_serial;
+	x->peak_t = h->peak_t;
+	x->stamp = stamp_of(h);
+	x->edge = sampler_edge(h);
+	x->t_end = h->t_end;
+	x->window = h->from_done ? LK_HBLOCK_IN_WINDOW : 0;
+	x->filter = h->opt.size_min || h->opt.size_max;
+	return total_touch(h);
+}
+
+static inline void hot_store(struct lk_history *h, const struct hot *x)
+{
+	h->events += x->serial - h->serial;
+	h->serial = x->serial;
+	h->peak_bytes = x->peak_bytes;
+	h->peak_serial = x->peak_serial;
+	h->peak_t = x->peak_t;
+	h->t_end = x->t_end;
+}
+
+/* An event at time t past the edge (with the history up to date): the
+ * window's points, the clock of the timelines. 0, 1 when reading stops
+ * here (the window's end was the point to stop at), or an error. */
+static int slow_begin(struct lk_history *h, uint64_t t)
+{
+	int rc = h->time_points ? points_at_time(h, t) : 0;
+	if (rc)
+		return rc;
+	if (h->to_done && h->opt.stop_at_to)
+		return 1;
+	if (t > h->t_end)
+		h->t_end = t;
+	if (h->from_done && !h->to_done)
+		lk_sampler_advance(&h->sampler, t - h->origin);
+	h->events++;
+	h->serial++;
+	return 0;
+}
+
+HOT int event_begin(struct lk_history *h, struct hot *x, uint64_t t)
+{
+	if (t > x->edge) {
+		hot_store(h, x);
+		int rc = slow_begin(h, t);
+		return rc ? rc : hot_load(h, x);
+	}
+	x->serial++;
+	x->t_end = t;
+	return 0;
+}
+
+/* Allocation `number` of the trace (stack id < h->n_sites) by thread tid,
+ * whose slot in h->threads is ts. */
+HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint32_t tid, size_t ts,
+		 uint32_t stack, uint64_t size, uint64_t number)
+{
+	struct lk_hblock b = {.size = size, .t = t, .flags = x->window,
+			      .site = !x->filter || in_filter(h, size) ? stack : LK_HBLOCK_NO_SITE};
+	h->allocs++;
+	h->bytes_allocated += size;
+	struct lk_hist_size_class *c = &h->sizes[lk_hist_size_class_of(size)];
+	c->allocs++;
+	c->bytes += size;
+	c->live_count++;
+	c->live_bytes += size;
+	int rc = lk_hblocks_add(&h->blocks, number, &b);
+	if (rc)
+		return rc;
+	h->threads[ts].tid = tid;
+	h->threads[ts].number1 = number + 1;
+	if (b.site != LK_HBLOCK_NO_SITE) {
+		struct lk_hist_site *s = &h->sites[b.site];
+		if ((rc = site_touch(h, s, x->serial, x->peak_serial, x->stamp)))
+			return rc;
+		s->allocs++;
+		s->bytes_allocated += size;
+		s->live_bytes += size;
+		s->live_count++;
+	}
+	if (h->blocks.bytes > x->peak_bytes) {
+		x->peak_bytes = h->blocks.bytes;
+		x->peak_t = t;
+		x->peak_serial = x->serial;
+	}
+	return 0;
+}
+
+/* Block b (allocation `number`) is gone: freed by thread tid (slot ts), or
+ * replaced (a 1.0 trace's lost free). Freed by the thread that allocated
+ * it with no allocation of that thread in between, it was a temporary
+ * allocation (heaptrack's). */
+HOT int block_gone(struct lk_history *h, struct hot *x, const struct lk_hblock *b, uint32_t tid,
+		   size_t ts, uint64_t number, int real_free)
 {
 	struct lk_hist_size_class *c = &h->sizes[lk_hist_size_class_of(b->size)];
 	c->live_count--;
@@ -262,12 +398,12 @@ static int block_gone(struct lk_history *h, const struct lk_hblock *b, uint32_t 
 	if (b->site == LK_HBLOCK_NO_SITE)
 		return 0;
 	struct lk_hist_site *s = &h->sites[b->site];
-	int rc = site_touch(h, s);
+	int rc = site_touch(h, s, x->serial, x->peak_serial, x->stamp);
 	s->live_bytes -= b->size;
 	s->live_count--;
 	if (real_free) {
 		s->frees++;
-		if (is_temporary(h, tid, b)) {
+		if (h->threads[ts].tid == tid && h->threads[ts].number1 == number + 1) {
 			s->temporaries++;
 			h->temporaries++;
 		}
@@ -275,77 +411,25 @@ static int block_gone(struct lk_history *h, const struct lk_hblock *b, uint32_t 
 	return rc;
 }
 
-static int total_touch(struct lk_history *h)
-{
-	return lk_series_catch_up(&h->sampler, &h->total_series, (double)h->blocks.bytes);
-}
-
-static int on_alloc(struct lk_history *h, const struct lk_trace_record *r)
-{
-	int rc;
-	if (!r->addr)
-		return 0;
-	if ((rc = ensure_site(h, r->stack)) || (rc = total_touch(h)))
-		return rc;
-	struct lk_hblock b = {.addr = r->addr, .size = r->size, .t = r->t,
-			      .site = in_filter(h, r->size) ? r->stack : LK_HBLOCK_NO_SITE,
-			      .serial = h->allocs & LK_HBLOCK_SERIAL_MASK, .in_window = h->from_done},
-			 old;
-	h->allocs++;
-	h->bytes_allocated += r->size;
-	struct lk_hist_size_class *c = &h->sizes[lk_hist_size_class_of(r->size)];
-	c->allocs++;
-	c->bytes += r->size;
-	c->live_count++;
-	c->live_bytes += r->size;
-	rc = lk_hblocks_put(&h->blocks, &b, &old);
-	if (rc < 0)
-		return rc;
-	if (rc == 1) {          /* the free of the old block was not recorded */
-		h->lost_frees++;
-		if ((rc = block_gone(h, &old, r->tid, 0)))
-			return rc;
-	}
-	thread_alloc(h, r->tid, h->allocs - 1);
-	if (b.site != LK_HBLOCK_NO_SITE) {
-		struct lk_hist_site *s = &h->sites[b.site];
-		if ((rc = site_touch(h, s)))
-			return rc;
-		s->allocs++;
-		s->bytes_allocated += r->size;
-		s->live_bytes += r->size;
-		s->live_count++;
-	}
-	if (h->blocks.bytes > h->peak_bytes) {
-		h->peak_bytes = h->blocks.bytes;
-		h->peak_t = r->t;
-		h->peak_serial = h->serial;
-	}
-	return 0;
-}
-
-static int on_free(struct lk_history *h, const struct lk_trace_record *r)
+/* The free of allocation `number`: 0, 1 when that block is not live, or
+ * an error. */
+HOT int on_free(struct lk_history *h, struct hot *x, uint32_t tid, size_t ts, uint64_t number)
 {
 	struct lk_hblock b;
-	int rc = total_touch(h);
-	if (rc)
-		return rc;
-	if (lk_hblocks_del(&h->blocks, r->addr, &b) != 0) {
-		h->unmatched_frees++;   /* allocated before the recording started */
-		return 0;
-	}
+	if (lk_hblocks_take(&h->blocks, number, &b) != 0)
+		return 1;
 	h->frees++;
-	return block_gone(h, &b, r->tid, 1);
+	return block_gone(h, x, &b, tid, ts, number, 1);
 }
 
-static int on_sample(struct lk_history *h, const struct lk_trace_record *r)
+static int on_sample(struct lk_history *h, uint64_t t, uint64_t rss)
 {
 	int rc = lk_series_catch_up(&h->sampler, &h->rss_series, (double)h->rss_now);
-	h->rss_now = r->rss;
+	h->rss_now = rss;
 	h->n_samples_rss++;
-	if (r->rss > h->rss_peak) {
-		h->rss_peak = r->rss;
-		h->rss_peak_t = r->t;
+	if (rss > h->rss_peak) {
+		h->rss_peak = rss;
+		h->rss_peak_t = t;
 	}
 	return rc;
 }
@@ -366,31 +450,52 @@ static int on_stack(struct lk_history *h, const struct lk_trace_record *r)
 	return 0;
 }
 
+/* An event record (1.0 traces: every event comes so). */
+static int event_record(struct lk_history *h, const struct lk_trace_record *r)
+{
+	struct hot x;
+	struct lk_hblock old;
+	size_t ts = thread_slot(r->tid);
+	int rc = hot_load(h, &x);
+	if (rc || (rc = event_begin(h, &x, r->t)))
+		return rc;
+	switch (r->type) {
+	case LK_TRACE_ALLOC:
+		if (!r->addr)
+			break;
+		if (r->replaces && lk_hblocks_take(&h->blocks, r->replaces - 1, &old) == 0) {
+			h->lost_frees++;   /* its free was not recorded */
+			if ((rc = block_gone(h, &x, &old, r->tid, ts, r->replaces - 1, 0)))
+				return rc;
+		}
+		if ((rc = ensure_site(h, r->stack)) ||
+		    (rc = on_alloc(h, &x, r->t, r->tid, ts, r->stack, r->size, r->serial)))
+			return rc;
+		break;
+	case LK_TRACE_FREE:
+		/* a block the trace never had (1.0): allocated before it started */
+		if (r->serial == LK_TRACE_NO_SERIAL || (rc = on_free(h, &x, r->tid, ts, r->serial)) == 1)
+			h->unmatched_frees++;
+		else if (rc)
+			return rc;
+		break;
+	default:
+		hot_store(h, &x);
+		if (r->type == LK_TRACE_SAMPLE)
+			return on_sample(h, r->t, r->rss);
+		return on_name(h, r->t, r->text, r->type == LK_TRACE_MARK);
+	}
+	hot_store(h, &x);
+	return 0;
+}
+
+/* One record; 1 when reading stops here. */
 static int on_record(struct lk_history *h, const struct lk_trace_record *r)
 {
 	switch (r->type) {
 	case LK_TRACE_ALLOC: case LK_TRACE_FREE: case LK_TRACE_MARK:
-	case LK_TRACE_SNAPSHOT: case LK_TRACE_SAMPLE: {
-		int rc = h->time_points ? points_at_time(h, r->t) : 0;
-		if (rc || (h->to_done && h->opt.stop_at_to))
-			return rc;
-		if (r->t > h->t_end)
-			h->t_end = r->t;
-		if (h->from_done && !h->to_done)
-			lk_sampler_advance(&h->sampler, r->t - h->origin);
-		h->events++;
-		h->serial++;
-		break;
-	}
-	default:
-		break;
-	}
-	switch (r->type) {
-	case LK_TRACE_ALLOC: return on_alloc(h, r);
-	case LK_TRACE_FREE: return on_free(h, r);
-	case LK_TRACE_MARK: return on_name(h, r, 1);
-	case LK_TRACE_SNAPSHOT: return on_name(h, r, 0);
-	case LK_TRACE_SAMPLE: return on_sample(h, r);
+	case LK_TRACE_SNAPSHOT: case LK_TRACE_SAMPLE:
+		return event_record(h, r);
 	case LK_TRACE_STACK: return on_stack(h, r);
 	case LK_TRACE_MODULE: return lk_symtab_add_module(&h->symtab, r->module);
 	case LK_TRACE_SYMBOL: return lk_symtab_add_symbol(&h->symtab, r->addr, r->symbol, r->n_symbol);
@@ -504,7 +609,7 @@ static int finish(struct lk_history *h)
 		struct lk_hist_site *s = &h->sites[i];
 		if (!s->allocs)
 			continue;
-		if ((rc = site_touch(h, s)))
+		if ((rc = site_touch(h, s, h->serial, h->peak_serial, stamp_of(h))))
 			return rc;
 		per_mark(s, h->win_marks);
 		double *v = lk_history_site_values(h, i);
@@ -531,7 +636,7 @@ static int start(struct lk_history *h, FILE *f, const struct lk_hist_options *op
 	if (!h->threads || (rc = lk_symtab_init(&h->symtab)) || (rc = lk_hblocks_init(&h->blocks)) ||
 	    (rc = ensure_site(h, 0)))
 		return -ENOMEM;
-	if ((rc = lk_trace_reader_open(f, 0, rd)))
+	if ((rc = lk_trace_reader_open(f, opt->reader_flags, rd)))
 		return rc;
 	h->meta = *lk_trace_reader_meta(*rd);
 	h->program = malloc(h->meta.cmdline_len + 1);
@@ -550,64 +655,175 @@ static int start(struct lk_history *h, FILE *f, const struct lk_hist_options *op
 	return 0;
 }
 
-/*
- * Once the live-block table outgrows the caches (LOOKAHEAD_FROM slots),
- * allocations and frees wait in a queue of LOOKAHEAD records, decoded in
- * place, so that their slots are prefetched while the records before them
- * are processed (every lookup is a cache miss otherwise; a smaller table
- * skips the queue, which costs more than it saves then). Other records
- * hold pointers into the reader: the queue is processed first, then they
- * are, in file order.
- */
-struct lookahead {
-	struct lk_trace_record q[LOOKAHEAD];
-	unsigned head, n;
+/* The thread table of an EVENTS chunk (format.h): the 3 threads last
+ * seen, most recent first. */
+struct threads {
+	uint32_t tid[LK_TRACE_THREADS];
+	int n;
 };
 
-/* Process the oldest n queued records: 0, or the first error. */
-static int lookahead_run(struct lk_history *h, struct lookahead *la, unsigned n)
+/* The thread of tag code `code` (not 0: the previous event's), a literal
+ * tid for LK_TAG_THREAD_LITERAL; 0 or -1 (a code for an empty entry). */
+static int thread_of(struct threads *th, unsigned code, uint64_t literal, uint32_t *tid)
 {
-	for (; n; n--) {
-		int rc = on_record(h, &la->q[la->head]);
-		la->head = (la->head + 1) % LOOKAHEAD;
-		la->n--;
-		if (rc || (h->to_done && h->opt.stop_at_to))
-			return rc;
+	int i;
+	if (code == LK_TAG_THREAD_LITERAL) {
+		if (th->n < LK_TRACE_THREADS)
+			th->n++;
+		i = th->n - 1;
+		th->tid[i] = (uint32_t)literal;
+	} else if ((i = (int)code) >= th->n) {
+		return -1;
 	}
+	uint32_t t = th->tid[i];
+	for (; i > 0; i--)
+		th->tid[i] = th->tid[i - 1];
+	th->tid[0] = *tid = t;
 	return 0;
 }
 
-/* Read and process every record: 0 at the END, or the reader's or the
- * analysis's first error (the records before a truncation are processed). */
-static int read_records(struct lk_history *h, struct lk_trace_reader *rd)
+#define BAD(what) return lk_trace_reader_events_bad(rd, k, what)
+#define NEXT(p, stream, v) do { \
+	if (lk_get_varint(&(p), ev->e[stream], &(v))) \
+		BAD("bad varint"); \
+} while (0)
+
+/* A MARK, SNAPSHOT or SAMPLE at time t of an EVENTS chunk, its data read
+ * from *data (the history up to date). */
+static int walk_other(struct lk_history *h, unsigned kind, uint64_t t, const uint8_t **data,
+		      const uint8_t *end, struct lk_trace_reader *rd, uint32_t k)
 {
-	struct lookahead queue, *la = &queue;
-	uint64_t count = 0;
-	int rc = 0;
-	la->head = la->n = 0;
-	while (rc == 0 && !(h->to_done && h->opt.stop_at_to)) {
-		struct lk_trace_record *rec = &la->q[(la->head + la->n) % LOOKAHEAD];
-		int got = lk_trace_reader_next(rd, rec);
-		if (got <= 0) {
-			int rest = lookahead_run(h, la, la->n);
-			rc = rest ? rest : got;
+	char text[LK_TRACE_TEXT_MAX + 1];
+	uint64_t v[3];
+	int rc, n = kind == LK_EVK_SAMPLE ? 3 : 1;
+	for (int i = 0; i < n; i++)
+		if (lk_get_varint(data, end, &v[i]))
+			return lk_trace_reader_events_bad(rd, k, "bad varint");
+	if (kind != LK_EVK_SAMPLE) {
+		if (v[0] > LK_TRACE_TEXT_MAX || v[0] > (uint64_t)(end - *data))
+			return lk_trace_reader_events_bad(rd, k, "text too long");
+		memcpy(text, *data, v[0]);
+		text[v[0]] = 0;
+		*data += v[0];
+	}
+	if ((rc = slow_begin(h, t)))
+		return rc;
+	return kind == LK_EVK_SAMPLE ? on_sample(h, t, v[0]) : on_name(h, t, text, kind == LK_EVK_MARK);
+}
+
+/*
+ * The events of one EVENTS chunk of a 2.0 trace, decoded here straight
+ * into the handlers (no record in between, no address: frees name their
+ * allocation by number). Checks what indexes memory; the reader checks
+ * the rest at the end of the chunk. 0, 1 when reading stops, or an error.
+ */
+static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
+		       const struct lk_trace_events *ev)
+{
+	/* one pointer each, kept in registers */
+	const uint8_t *tags = ev->s[LK_EVS_TAG], *times = ev->s[LK_EVS_TIME];
+	const uint8_t *tids = ev->s[LK_EVS_TID], *stacks = ev->s[LK_EVS_STACK];
+	const uint8_t *sizes = ev->s[LK_EVS_SIZE], *refs = ev->s[LK_EVS_REF];
+	const uint8_t *data = ev->s[LK_EVS_DATA];
+	struct lk_trace_events_end end = {.allocs = 0};
+	struct threads th = {.n = 0};
+	struct hot x;
+	uint64_t t = ev->t_first, number = ev->allocs, guess = ev->allocs, v, stack, size;
+	uint32_t tid = 0;
+	size_t ts = 0;
+	int rc = hot_load(h, &x);
+	for (uint32_t k = 0; rc == 0 && k < ev->count; k++) {
+		if (tags >= ev->e[LK_EVS_TAG])
+			BAD("more events than tags");
+		unsigned tag = *tags++, kind = LK_TAG_KIND(tag), code = LK_TAG_THREAD(tag);
+		uint64_t dt = LK_TAG_DT(tag);
+		if (dt == LK_TAG_DT_VARINT) {
+			NEXT(times, LK_EVS_TIME, v);
+			if ((dt = v + LK_TAG_DT_VARINT) < v)
+				BAD("time overflow");
+		}
+		if ((t += dt) < dt || t > ev->t_last)
+			BAD("time past the chunk's last");
+		if (kind == LK_EVK_SAMPLE) {
+			if (code)
+				BAD("sample with a thread");
+		} else if (code) {
+			v = 0;
+			if (code == LK_TAG_THREAD_LITERAL) {
+				NEXT(tids, LK_EVS_TID, v);
+				if (v > UINT32_MAX)
+					BAD("thread id out of range");
+			}
+			if (thread_of(&th, code, v, &tid))
+				BAD("thread table entry not set");
+			ts = thread_slot(tid);
+		} else if (!th.n) {
+			BAD("thread table entry not set");
+		}
+		switch (kind) {
+		case LK_EVK_ALLOC:
+			NEXT(stacks, LK_EVS_STACK, stack);
+			NEXT(sizes, LK_EVS_SIZE, size);
+			if (stack > ev->n_stacks)
+				BAD("stack id out of range");
+			if (!(rc = event_begin(h, &x, t)))
+				rc = on_alloc(h, &x, t, tid, ts, (uint32_t)stack, size, number++);
+			end.allocs++;
+			end.bytes_allocated += size;
 			break;
+		case LK_EVK_FREE:
+		case LK_EVK_FREE_NEXT:
+			NEXT(refs, LK_EVS_REF, v);
+			guess = kind == LK_EVK_FREE ? number - 1 - v : guess + lk_unzigzag(v);
+			if (guess >= number)
+				BAD("free of an allocation not made yet");
+			if (!(rc = event_begin(h, &x, t)) && (rc = on_free(h, &x, tid, ts, guess++)) == 1)
+				BAD("free of a block freed before");
+			end.frees++;
+			break;
+		case LK_EVK_SAMPLE: case LK_EVK_MARK: case LK_EVK_SNAPSHOT:
+			hot_store(h, &x);
+			if (!(rc = walk_other(h, kind, t, &data, ev->e[LK_EVS_DATA], rd, k)))
+				rc = hot_load(h, &x);
+			break;
+		default:
+			BAD("unknown event kind");
 		}
-		if ((rec->type == LK_TRACE_ALLOC || rec->type == LK_TRACE_FREE) &&
-		    !la->n && h->blocks.cap < LOOKAHEAD_FROM) {
-			rc = on_record(h, rec);   /* a table in the caches: no queue */
-		} else if (rec->type == LK_TRACE_ALLOC || rec->type == LK_TRACE_FREE) {
-			lk_hblocks_prefetch(&h->blocks, rec->addr);
-			if (++la->n == LOOKAHEAD)
-				rc = lookahead_run(h, la, 1);
-		} else if (!(rc = lookahead_run(h, la, la->n)) &&
-			   !(h->to_done && h->opt.stop_at_to)) {
-			rc = on_record(h, rec);
-		}
-		if (++count % PROGRESS_EVERY == 0 && h->opt.progress)
+		if (!rc && (x.serial & (PROGRESS_EVERY - 1)) == 0 && h->opt.progress)
 			h->opt.progress(h->opt.progress_arg);
 	}
-	return rc;
+	hot_store(h, &x);
+	if (rc)
+		return rc;
+	const uint8_t *stop[LK_EVS_COUNT] = {tags, times, tids, stacks, sizes, NULL, refs, data};
+	memcpy(end.s, stop, sizeof(stop));
+	end.t = t;
+	return lk_trace_reader_events_done(rd, &end);
+}
+
+/* Read and process every record: 0 at the END or where reading stops, or
+ * the reader's or the analysis's first error (the records before a
+ * truncation are processed). */
+static int read_records(struct lk_history *h, struct lk_trace_reader *rd)
+{
+	struct lk_trace_record rec;
+	struct lk_trace_events ev;
+	uint64_t count = 0;
+	int rc;
+	for (;;) {
+		int got = lk_trace_reader_next_chunk(rd, &rec, &ev);
+		if (got <= 0)
+			return got;
+		if (got == 2) {
+			rc = walk_events(h, rd, &ev);
+		} else {
+			rc = on_record(h, &rec);
+			if (++count % PROGRESS_EVERY == 0 && h->opt.progress)
+				h->opt.progress(h->opt.progress_arg);
+		}
+		if (rc)
+			return rc == 1 ? 0 : rc;
+	}
 }
 
 int lk_history_read(FILE *f, const struct lk_hist_options *opt, struct lk_history *h)

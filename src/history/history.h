@@ -51,6 +51,7 @@ struct lk_hist_options {
 	int stop_at_to;            /* stop reading once `to` is reached */
 	void (*progress)(void *arg);   /* called every 2^16 records (may be NULL) */
 	void *progress_arg;
+	int reader_flags;          /* LK_TRACE_NOVERIFY for fuzzing, else 0 */
 };
 
 struct lk_hist_site {
@@ -70,6 +71,7 @@ struct lk_hist_site {
 	double per_mark, per_mark_fit;     /* bytes per marker interval, R^2 */
 	/* internal state of the pass */
 	uint64_t changed;                  /* event serial of the last change */
+	uint64_t stamp;                    /* the history's stamp when last synced */
 	struct lk_series_buf series;
 	uint32_t marks_seen;
 	long double sy, sxy, syy;
@@ -147,7 +149,7 @@ struct lk_history {
 	int truncated;
 	struct lk_hist_options opt;
 	/* temporaries: the last allocation of recent threads */
-	struct { uint32_t tid; uint64_t serial; } *threads;
+	struct { uint32_t tid; uint64_t number1; } *threads;
 };
 
 /*

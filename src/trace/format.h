@@ -10,7 +10,9 @@
  * (one zstd frame, or stored bytes), each protected by a CRC-32, so a
  * reader can stop at the last complete chunk of a file that a crashed
  * writer left behind. Decoder state (times, threads, addresses) restarts in
- * every chunk: chunks decode on their own.
+ * every chunk: a chunk needs from those before it only the stacks and
+ * modules they defined and, from version 2.0, the allocations its FREEs
+ * name (by their number, so that a reader needs no table of addresses).
  */
 #ifndef LK_TRACE_FORMAT_H
 #define LK_TRACE_FORMAT_H
@@ -24,8 +26,9 @@
 
 #define LK_TRACE_MAGIC "LKTRACE"     /* 8 bytes with its NUL */
 #define LK_TRACE_MAGIC_LEN 8
-#define LK_TRACE_VERSION 1           /* major: readers refuse a newer one */
+#define LK_TRACE_VERSION 2           /* major: readers refuse a newer one */
 #define LK_TRACE_MINOR 0             /* minor: additions older readers skip */
+#define LK_TRACE_VERSION_OLDEST 1    /* the oldest major readers still read */
 
 /*
  *  0  8  magic "LKTRACE\0"
@@ -93,12 +96,24 @@ struct lk_chunk_header {
 #define LK_TRACE_CHUNK_TARGET (1u << 20)  /* the writer closes a chunk here */
 
 /* ---- EVENTS payload ----------------------------------------------------
- * Columns: varint S (the number of streams, 8 in version 1.0), S varint
- * stream lengths, then the streams one after the other. Each field of an
- * event goes to the stream of its kind (enum lk_trace_event_stream), which
- * is what lets zstd find the regularities of each: tags repeat, sizes and
- * stack ids come from small sets, addresses are what is left. Readers
- * ignore streams past those they know (a later minor's additions).
+ * Columns: each field of an event goes to the stream of its kind (enum
+ * lk_trace_event_stream), which is what lets zstd find the regularities of
+ * each: tags repeat, sizes and stack ids come from small sets, addresses
+ * are what is left.
+ *
+ * Version 2.0: the chunk is stored (codec 0) and its payload is
+ *   varint A   allocations before this chunk in the file (the serial of
+ *              its first ALLOC: allocations are numbered 0, 1, 2 ...)
+ *   varint S   number of streams (8 in 2.0; readers accept 8..64 and
+ *              ignore the streams past those they know)
+ *   S pairs    varint decoded length, varint stored length (<= decoded:
+ *              equal means stored as is, less means one zstd frame)
+ *   the S streams as stored, one after the other
+ * so that a reader decodes only the streams it needs (an analysis that
+ * never looks at addresses leaves ADDR compressed). The decoded lengths
+ * add up to at most LK_CHUNK_RAW_MAX.
+ * Version 1.0: the chunk's codec applies to the whole payload: varint S,
+ * S varint stream lengths, the streams.
  *
  * Event i is tag byte i of the TAG stream:
  *   bits 0-2  kind (below)
@@ -107,20 +122,28 @@ struct lk_chunk_header {
  *   bits 5-7  time delta: 0..6 = that many ticks, 7 = varint (dt - 7) in TIME
  * and per kind:
  *   ALLOC     STACK: stack id; SIZE: size; ADDR: zigzag(addr - base)
- *   FREE      ADDR: zigzag(addr - last)
- *   FREE_REF  REF: distance - 1: the address of the distance-th latest
- *             ALLOC of this chunk (distance <= LK_TRACE_RING)
+ *   FREE      2.0: REF: distance - 1: the block freed is allocation
+ *             number (allocations before this event) - distance, which
+ *             is live. 1.0: ADDR: zigzag(addr - last)
+ *   FREE_NEXT 2.0: REF: zigzag(n - guess): the block freed is allocation
+ *             number n, guess = 1 + the number the chunk's previous free
+ *             (FREE or FREE_NEXT) named, A for the first (blocks are often
+ *             freed in the order they were made; the writer takes the
+ *             shorter of the two)
+ *   FREE_REF  1.0: REF: distance - 1: the address of the distance-th
+ *             latest ALLOC of this chunk (<= LK_TRACE_RING)
  *   SAMPLE    DATA: rss, live bytes, live blocks (thread bits 0: none)
  *   MARK      DATA: text length, text bytes (no NUL)
  *   SNAPSHOT  DATA: name length, name bytes
  * `last` is the last address of the event's thread in the chunk, `base`
  * the address the coding model (model.h) predicts for the allocation:
- * the thread's last block of the size class freed by a FREE_REF and not
- * yet reused, else its last allocation of the class, else `last`. The
- * thread table holds the 3 threads last seen, most recent first; a used
- * entry moves to the front, a literal tid enters at the front (the last
- * entry leaves, its class tables emptied) with last = the chunk's last
- * address (0 at its start).
+ * the thread's last freed block of the size class not yet reused, else
+ * its last allocation of the class, else `last`. The thread table holds
+ * the 3 threads last seen, most recent first; a used entry moves to the
+ * front, a literal tid enters at the front (the last entry leaves, its
+ * class tables emptied) with last = the chunk's last address (0 at its
+ * start). An address is live at most once: a writer that learns of an
+ * allocation at a live address writes the old block's FREE first.
  */
 enum lk_trace_event_stream {
 	LK_EVS_TAG, LK_EVS_TIME, LK_EVS_TID, LK_EVS_STACK,
@@ -132,7 +155,8 @@ enum lk_trace_event_stream {
 enum lk_trace_event_kind {
 	LK_EVK_ALLOC = 0,
 	LK_EVK_FREE = 1,
-	LK_EVK_FREE_REF = 2,
+	LK_EVK_FREE_NEXT = 2,       /* 2.0 */
+	LK_EVK_FREE_REF = 2,        /* 1.0 */
 	LK_EVK_SAMPLE = 3,
 	LK_EVK_MARK = 4,
 	LK_EVK_SNAPSHOT = 5,
@@ -145,7 +169,7 @@ enum lk_trace_event_kind {
 #define LK_TAG_DT_VARINT 7u
 
 #define LK_TRACE_THREADS 3          /* thread table entries */
-#define LK_TRACE_RING 16384u        /* allocations FREE_REF can name */
+#define LK_TRACE_RING 16384u        /* allocations FREE_REF can name (1.0) */
 #define LK_TRACE_CLASSES 119u       /* size classes (model.h) */
 #define LK_TRACE_TEXT_MAX 4096u     /* bytes of a mark or snapshot name */
 
@@ -253,6 +277,11 @@ static inline int lk_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t
 	if (p < end && *p < 0x80) {   /* one byte: tags, times, most sizes */
 		*v = *p;
 		*pp = p + 1;
+		return 0;
+	}
+	if (end - p >= 2 && p[1] < 0x80) {   /* two: stack ids, sizes */
+		*v = (p[0] & 0x7fu) | (uint64_t)p[1] << 7;
+		*pp = p + 2;
 		return 0;
 	}
 	if (end - p >= 8) {

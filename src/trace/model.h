@@ -5,12 +5,13 @@
  *
  * Per chunk, from empty: a table of the 3 threads last seen (most recent
  * first), each with its last address and, per size class, the address of
- * its last allocation and of its last freed block not yet reused; and a
- * ring of the chunk's latest allocations (address and size), which FREE_REF
- * records name by distance. An allocation's address is coded against the
- * thread's last freed block of its size class (what malloc's per-thread
- * caches hand out next), else its last allocation of that class, else the
- * thread's last address.
+ * its last allocation and of its last freed block not yet reused; and, in
+ * version 1.0 only, a ring of the chunk's latest allocations (address and
+ * size), which FREE_REF records name by distance. An allocation's address
+ * is coded against the thread's last freed block of its size class (what
+ * malloc's per-thread caches hand out next), else its last allocation of
+ * that class, else the thread's last address. In 1.0 a block counts as
+ * freed for that when a FREE_REF names it; from 2.0 on, every FREE.
  */
 #ifndef LK_TRACE_MODEL_H
 #define LK_TRACE_MODEL_H
@@ -100,14 +101,27 @@ static inline uint64_t lk_trace_model_alloc_base(const struct lk_trace_model *m,
 }
 
 static inline void lk_trace_model_alloc(struct lk_trace_model *m, struct lk_trace_thread *th,
-					unsigned c, uint64_t addr, uint64_t size)
+					unsigned c, uint64_t addr)
 {
 	m->cls_free[th->slot][c] = 0;
 	m->cls_alloc[th->slot][c] = addr;
+	th->last = m->last_addr = addr;
+}
+
+/* A freed block of the given address and size (2.0 FREE, 1.0 FREE_REF). */
+static inline void lk_trace_model_freed(struct lk_trace_model *m, struct lk_trace_thread *th,
+					uint64_t addr, uint64_t size)
+{
+	m->cls_free[th->slot][lk_trace_class(size)] = addr;
+	th->last = m->last_addr = addr;
+}
+
+/* 1.0: the allocation enters the ring. */
+static inline void lk_trace_model_ring_put(struct lk_trace_model *m, uint64_t addr, uint64_t size)
+{
 	m->ring[m->ring_n % LK_TRACE_RING] = addr;
 	m->ring_size[m->ring_n % LK_TRACE_RING] = size;
 	m->ring_n++;
-	th->last = m->last_addr = addr;
 }
 
 /* Allocations a FREE_REF may name: distances 1 .. this. */
@@ -116,18 +130,16 @@ static inline uint64_t lk_trace_model_ring_have(const struct lk_trace_model *m)
 	return m->ring_n < LK_TRACE_RING ? m->ring_n : LK_TRACE_RING;
 }
 
-/* A FREE_REF of distance d (1 <= d <= ring_have); returns the address. */
+/* 1.0: a FREE_REF of distance d (1 <= d <= ring_have); returns the address. */
 static inline uint64_t lk_trace_model_free_ref(struct lk_trace_model *m,
 					       struct lk_trace_thread *th, uint64_t d)
 {
 	uint64_t k = (m->ring_n - d) % LK_TRACE_RING;
-	uint64_t addr = m->ring[k];
-	m->cls_free[th->slot][lk_trace_class(m->ring_size[k])] = addr;
-	th->last = m->last_addr = addr;
-	return addr;
+	lk_trace_model_freed(m, th, m->ring[k], m->ring_size[k]);
+	return m->ring[k];
 }
 
-/* A FREE by address. */
+/* 1.0: a FREE by address. */
 static inline void lk_trace_model_free(struct lk_trace_model *m, struct lk_trace_thread *th,
 				       uint64_t addr)
 {

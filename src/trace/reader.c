@@ -2,9 +2,10 @@
  * reader.c - the streaming trace reader (reader.h; bytes as in format.h).
  *
  * Holds the current chunk (stored and decoded buffers, each grown to the
- * largest chunk seen and never past the format's limits) and fixed tables:
- * the coding model of the events (model.h, as the writer keeps it) and
- * scratch space for one record's strings. Every
+ * largest chunk seen and never past the format's limits), fixed tables
+ * (the coding model of the events, model.h, as the writer keeps it;
+ * scratch space for one record's strings) and, record by record, the live
+ * blocks (livemap.h) that give each free its address or its number. Every
  * length is checked against what the record really holds before use; a
  * failure names the offset of the chunk and the record. Never prints.
  */
@@ -16,6 +17,7 @@
 
 #include "common/error.h"
 #include "trace/format.h"
+#include "trace/livemap.h"
 #include "trace/model.h"
 #include "trace/reader.h"
 
@@ -42,6 +44,9 @@ struct lk_trace_reader {
 	const uint8_t *sp[LK_EVS_COUNT], *se[LK_EVS_COUNT];   /* EVENTS streams */
 	uint64_t t;               /* EVENTS decoder state */
 	struct lk_trace_model m;
+	struct lk_livemap live;   /* 2.0: number -> address, size; 1.0: address -> number, size */
+	uint64_t free_guess;      /* 2.0: what a FREE_NEXT is coded against */
+	int bulk;                 /* EVENTS chunks go whole to the caller */
 
 	uint32_t n_stacks, n_modules;
 	uint64_t stk_prev0;
@@ -131,8 +136,8 @@ static int read_header(struct lk_trace_reader *r)
 	if (got < 16)
 		return lk_error_set(LK_ETRUNC, "truncated at offset %zu (inside the file header)", got);
 	uint32_t version = lk_get_le32(h + 8), minor = lk_get_le32(h + 12);
-	if (version == 0)
-		return lk_error_set(LK_EFORMAT, "bad trace format version 0");
+	if (version < LK_TRACE_VERSION_OLDEST)
+		return lk_error_set(LK_EFORMAT, "bad trace format version %u", version);
 	if (version > LK_TRACE_VERSION)
 		return lk_error_set(LK_EVERSION,
 				    "trace format version %u.%u is newer than this leakscope reads "
@@ -192,7 +197,7 @@ int lk_trace_reader_open(FILE *f, int flags, struct lk_trace_reader **out)
 	r->f = f;
 	r->flags = flags;
 	r->dctx = ZSTD_createDCtx();
-	int rc = r->dctx ? read_header(r) : -ENOMEM;
+	int rc = r->dctx && !lk_livemap_init(&r->live) ? read_header(r) : -ENOMEM;
 	if (rc) {
 		lk_trace_reader_close(r);
 		return rc;
@@ -221,6 +226,7 @@ void lk_trace_reader_close(struct lk_trace_reader *r)
 	if (!r)
 		return;
 	ZSTD_freeDCtx(r->dctx);
+	lk_livemap_release(&r->live);
 	free(r->stored);
 	free(r->raw);
 	free(r->cmdline);
@@ -253,6 +259,8 @@ static int load_chunk(struct lk_trace_reader *r)
 		}
 		if (h.codec > LK_CODEC_ZSTD || (h.codec == LK_CODEC_STORED && h.stored_size != h.raw_size))
 			return corrupt_at(r, LK_EFORMAT, r->off, "unknown codec or bad sizes");
+		if (h.type == LK_CHUNK_EVENTS && r->meta.version >= 2 && h.codec != LK_CODEC_STORED)
+			return corrupt_at(r, LK_EFORMAT, r->off, "EVENTS chunk compressed as a whole");
 		if (h.t_last < h.t_first || h.t_first < r->good_t)
 			return corrupt_at(r, LK_EFORMAT, r->off, "chunk times go backwards");
 		if (grow(&r->stored, &r->stored_cap, h.stored_size ? h.stored_size : 1))
@@ -307,6 +315,7 @@ static inline void clear(struct lk_trace_record *rec)
 	rec->type = 0;
 	rec->tid = rec->stack = rec->module_id = 0;
 	rec->t = rec->addr = rec->size = rec->rss = rec->live_bytes = rec->live_blocks = 0;
+	rec->serial = rec->replaces = 0;
 	rec->text = NULL;
 	rec->text_len = rec->n_frames = rec->n_symbol = 0;
 	rec->frames = NULL;
@@ -322,9 +331,56 @@ static inline void clear(struct lk_trace_record *rec)
 	if (lk_get_varint(&r->sp[i], r->se[i], &(v))) return bad(r, "bad varint"); \
 } while (0)
 
+/* An allocation's number, address and size, kept while it is live: a 2.0
+ * FREE names the number, a 1.0 FREE the address. */
+static int alloc_v2(struct lk_trace_reader *r, const struct lk_trace_record *rec)
+{
+	if (lk_livemap_put(&r->live, rec->serial, rec->addr, rec->size))
+		return r->err = -ENOMEM;
+	return 0;
+}
+
+static int alloc_v1(struct lk_trace_reader *r, struct lk_trace_record *rec)
+{
+	lk_trace_model_ring_put(&r->m, rec->addr, rec->size);
+	struct lk_livemap_entry *e = lk_livemap_get(&r->live, rec->addr);
+	if (e) {
+		rec->replaces = e->a + 1;     /* its free was not recorded */
+		e->a = rec->serial;
+		e->b = rec->size;
+		return 0;
+	}
+	if (lk_livemap_put(&r->live, rec->addr, rec->serial, rec->size))
+		return r->err = -ENOMEM;
+	return 0;
+}
+
+/* A 2.0 FREE (ref: distance - 1 back from the allocations so far) or
+ * FREE_NEXT (ref: zigzag of the number's delta from the guess). */
+static int free_v2(struct lk_trace_reader *r, struct lk_trace_thread *th, unsigned kind,
+		   uint64_t ref, struct lk_trace_record *rec)
+{
+	rec->serial = kind == LK_EVK_FREE ? r->counted.allocs - 1 - ref : r->free_guess + lk_unzigzag(ref);
+	if (rec->serial >= r->counted.allocs)
+		return bad(r, "free of an allocation not made yet");
+	r->free_guess = rec->serial + 1;
+	if (lk_livemap_del(&r->live, rec->serial, &rec->addr, &rec->size))
+		return bad(r, "free of a block freed before");
+	lk_trace_model_freed(&r->m, th, rec->addr, rec->size);
+	return 0;
+}
+
+/* A 1.0 free of rec->addr: its number and size, if the trace has them. */
+static void free_v1(struct lk_trace_reader *r, struct lk_trace_record *rec)
+{
+	if (lk_livemap_del(&r->live, rec->addr, &rec->serial, &rec->size))
+		rec->serial = LK_TRACE_NO_SERIAL;
+}
+
 static int next_event(struct lk_trace_reader *r, struct lk_trace_record *rec)
 {
 	uint64_t v;
+	int rc;
 	if (r->sp[LK_EVS_TAG] >= r->se[LK_EVS_TAG])
 		return bad(r, "more events than tags");
 	unsigned tag = *r->sp[LK_EVS_TAG]++;
@@ -369,24 +425,39 @@ static int next_event(struct lk_trace_reader *r, struct lk_trace_record *rec)
 		rec->type = LK_TRACE_ALLOC;
 		rec->stack = (uint32_t)stack;
 		rec->addr = lk_trace_model_alloc_base(&r->m, th, c) + lk_unzigzag(v);
-		lk_trace_model_alloc(&r->m, th, c, rec->addr, rec->size);
+		rec->serial = r->counted.allocs;
+		lk_trace_model_alloc(&r->m, th, c, rec->addr);
+		if ((rc = r->meta.version >= 2 ? alloc_v2(r, rec) : alloc_v1(r, rec)))
+			return rc;
 		r->counted.allocs++;
 		r->counted.bytes_allocated += rec->size;
 		break;
 	}
 	case LK_EVK_FREE:
-		SGET(LK_EVS_ADDR, v);
-		rec->type = LK_TRACE_FREE;
-		rec->addr = th->last + lk_unzigzag(v);
-		lk_trace_model_free(&r->m, th, rec->addr);
-		r->counted.frees++;
-		break;
-	case LK_EVK_FREE_REF:
-		SGET(LK_EVS_REF, v);
+	case LK_EVK_FREE_NEXT:
+		if (r->meta.version >= 2) {
+			SGET(LK_EVS_REF, v);
+			if ((rc = free_v2(r, th, kind, v, rec)))
+				return rc;
+			rec->type = LK_TRACE_FREE;
+			r->counted.frees++;
+			break;
+		}
+		if (kind == LK_EVK_FREE) {
+			SGET(LK_EVS_ADDR, v);
+			rec->addr = th->last + lk_unzigzag(v);
+			lk_trace_model_free(&r->m, th, rec->addr);
+			free_v1(r, rec);
+			rec->type = LK_TRACE_FREE;
+			r->counted.frees++;
+			break;
+		}
+		SGET(LK_EVS_REF, v);      /* FREE_REF */
 		if (v >= lk_trace_model_ring_have(&r->m))
 			return bad(r, "reference to an allocation not in the ring");
 		rec->type = LK_TRACE_FREE;
 		rec->addr = lk_trace_model_free_ref(&r->m, th, v + 1);
+		free_v1(r, rec);
 		r->counted.frees++;
 		break;
 	case LK_EVK_SAMPLE:
@@ -416,8 +487,8 @@ static int next_event(struct lk_trace_reader *r, struct lk_trace_record *rec)
 	return 1;
 }
 
-/* The stream directory of an EVENTS chunk. */
-static int open_streams(struct lk_trace_reader *r)
+/* The stream directory of a 1.0 EVENTS chunk: S lengths, the streams. */
+static int open_streams_v1(struct lk_trace_reader *r)
 {
 	const uint8_t *p = r->p, *end = r->end;
 	uint64_t n, len[LK_EVS_MAX];
@@ -439,9 +510,75 @@ static int open_streams(struct lk_trace_reader *r)
 		p += len[i];
 	}
 	r->p = p;   /* what the streams leave is checked as trailing bytes */
-	r->t = r->ch.t_first;
-	lk_trace_model_reset(&r->m);
 	return 0;
+}
+
+/* Stream i of a 2.0 EVENTS chunk, stored at p: as is, or decompressed
+ * into *dst. */
+static int decode_stream(struct lk_trace_reader *r, int i, const uint8_t *p, uint64_t raw,
+			 uint64_t stored, uint8_t **dst)
+{
+	if (stored == raw) {
+		r->sp[i] = p;
+	} else {
+		size_t n = ZSTD_decompressDCtx(r->dctx, *dst, raw, p, stored);
+		if (ZSTD_isError(n) || n != raw)
+			return bad(r, "cannot decompress a stream");
+		r->sp[i] = *dst;
+		*dst += raw;
+	}
+	r->se[i] = r->sp[i] + raw;
+	return 0;
+}
+
+/* The directory of a 2.0 EVENTS chunk (allocations before it, S pairs of
+ * lengths), and its streams decoded: all, or all but ADDR in bulk mode. */
+static int open_streams_v2(struct lk_trace_reader *r)
+{
+	const uint8_t *p = r->p, *end = r->end;
+	uint64_t allocs, n, raw[LK_EVS_MAX], stored[LK_EVS_MAX], total = 0;
+	GET(allocs);
+	if (allocs != r->counted.allocs)
+		return bad(r, "allocation count differs from the chunks before");
+	GET(n);
+	if (n < LK_EVS_COUNT || n > LK_EVS_MAX)
+		return bad(r, "bad number of streams");
+	for (uint64_t i = 0; i < n; i++) {
+		GET(raw[i]);
+		GET(stored[i]);
+		if (stored[i] > raw[i] || raw[i] > LK_CHUNK_RAW_MAX)
+			return bad(r, "bad stream lengths");
+		if (i < LK_EVS_COUNT && stored[i] < raw[i])
+			total += raw[i];
+	}
+	if (total > LK_CHUNK_RAW_MAX)
+		return bad(r, "streams larger than the limit");
+	if (grow(&r->raw, &r->raw_cap, total ? total : 1))
+		return r->err = -ENOMEM;
+	uint8_t *dst = r->raw;
+	for (uint64_t i = 0; i < n; i++) {
+		if (stored[i] > (uint64_t)(end - p))
+			return bad(r, "stream longer than its chunk");
+		if (i == LK_EVS_ADDR && r->bulk) {
+			r->sp[i] = r->se[i] = NULL;   /* the caller does not read it */
+		} else if (i < LK_EVS_COUNT) {
+			int rc = decode_stream(r, (int)i, p, raw[i], stored[i], &dst);
+			if (rc)
+				return rc;
+		}
+		p += stored[i];
+	}
+	r->p = p;
+	return 0;
+}
+
+static int open_streams(struct lk_trace_reader *r)
+{
+	int rc = r->meta.version >= 2 ? open_streams_v2(r) : open_streams_v1(r);
+	r->t = r->ch.t_first;
+	r->free_guess = r->counted.allocs;
+	lk_trace_model_reset(&r->m);
+	return rc;
 }
 
 /* At the end of an EVENTS chunk: every stream used up, times agree. */
@@ -629,30 +766,35 @@ static int read_end(struct lk_trace_reader *r, struct lk_trace_record *rec)
 	return 1;
 }
 
-int lk_trace_reader_next(struct lk_trace_reader *r, struct lk_trace_record *rec)
+/* Follow mode: after a truncation, try again from the last good chunk. */
+static int resume(struct lk_trace_reader *r)
 {
-	if (r->done)
-		return 0;
-	if (r->err) {
-		/* Follow mode: the file may have grown since. */
-		if (r->err != LK_ETRUNC)
-			return r->err;
-		clearerr(r->f);
-		if (fseeko(r->f, (off_t)r->off, SEEK_SET) != 0)
-			return r->err;
-		r->err = 0;
-	}
+	if (r->err != LK_ETRUNC)
+		return r->err;
+	clearerr(r->f);
+	if (fseeko(r->f, (off_t)r->off, SEEK_SET) != 0)
+		return r->err;
+	r->err = 0;
+	return 0;
+}
+
+/* Load chunks until one has records left: 0, 1 with the END record in
+ * rec, 2 at a 2.0 EVENTS chunk in bulk mode (whole, to the caller), or an
+ * error. */
+static int advance(struct lk_trace_reader *r, struct lk_trace_record *rec)
+{
 	int rc;
 	while (r->left == 0) {
 		if (r->p != r->end)
 			return bad(r, "bytes after the last record");
-		rc = load_chunk(r);
-		if (rc)
+		if ((rc = load_chunk(r)) != 0)
 			return rc;
 		switch (r->ch.type) {
 		case LK_CHUNK_EVENTS:
 			if ((rc = open_streams(r)) != 0)
 				return rc;
+			if (r->bulk && r->meta.version >= 2)
+				return 2;
 			if (r->left == 0 && (rc = close_streams(r)) != 0)
 				return rc;
 			break;
@@ -670,6 +812,13 @@ int lk_trace_reader_next(struct lk_trace_reader *r, struct lk_trace_record *rec)
 			return read_end(r, rec);
 		}
 	}
+	return 0;
+}
+
+/* One record of the current chunk. */
+static int next_record(struct lk_trace_reader *r, struct lk_trace_record *rec)
+{
+	int rc;
 	switch (r->ch.type) {
 	case LK_CHUNK_EVENTS: rc = next_event(r, rec); break;
 	case LK_CHUNK_STACKS: rc = next_stack(r, rec); break;
@@ -687,4 +836,61 @@ int lk_trace_reader_next(struct lk_trace_reader *r, struct lk_trace_record *rec)
 			return e;
 	}
 	return rc;
+}
+
+int lk_trace_reader_next(struct lk_trace_reader *r, struct lk_trace_record *rec)
+{
+	if (r->done)
+		return 0;
+	if (r->err && resume(r))
+		return r->err;
+	int rc = advance(r, rec);
+	if (rc == 2)
+		return bad(r, "EVENTS chunk left to a bulk reader");
+	return rc ? rc : next_record(r, rec);
+}
+
+int lk_trace_reader_next_chunk(struct lk_trace_reader *r, struct lk_trace_record *rec,
+			       struct lk_trace_events *ev)
+{
+	if (r->done)
+		return 0;
+	if (r->err && resume(r))
+		return r->err;
+	r->bulk = 1;
+	int rc = advance(r, rec);
+	if (rc != 2)
+		return rc ? rc : next_record(r, rec);
+	for (int i = 0; i < LK_EVS_COUNT; i++) {
+		ev->s[i] = r->sp[i];
+		ev->e[i] = r->se[i];
+	}
+	ev->count = r->left;
+	ev->t_first = r->ch.t_first;
+	ev->t_last = r->ch.t_last;
+	ev->allocs = r->counted.allocs;
+	ev->n_stacks = r->n_stacks;
+	r->left = 0;
+	return 2;
+}
+
+int lk_trace_reader_events_done(struct lk_trace_reader *r, const struct lk_trace_events_end *e)
+{
+	r->index = r->ch.count;
+	for (int i = 0; i < LK_EVS_COUNT; i++)
+		if (i != LK_EVS_ADDR && e->s[i] != r->se[i])
+			return bad(r, "stream not used up by the events");
+	if (e->t != r->ch.t_last)
+		return bad(r, "last event time differs from the chunk's");
+	r->counted.events += r->ch.count;
+	r->counted.allocs += e->allocs;
+	r->counted.frees += e->frees;
+	r->counted.bytes_allocated += e->bytes_allocated;
+	return 0;
+}
+
+int lk_trace_reader_events_bad(struct lk_trace_reader *r, uint32_t index, const char *what)
+{
+	r->index = index;
+	return bad(r, what);
 }

@@ -25,6 +25,7 @@
 
 #include <stdio.h>
 
+#include "trace/format.h"
 #include "trace/record.h"
 
 struct lk_trace_reader;
@@ -45,6 +46,41 @@ const struct lk_trace_meta *lk_trace_reader_meta(const struct lk_trace_reader *r
  * code: LK_ETRUNC (see above), LK_EFORMAT (damage, with the offset in the
  * detail), LK_ELIMIT (a chunk larger than the reader accepts), -EIO. */
 int lk_trace_reader_next(struct lk_trace_reader *r, struct lk_trace_record *rec);
+
+/*
+ * Bulk reading, for analyses that walk the events themselves (history/):
+ * lk_trace_reader_next_chunk() is lk_trace_reader_next() but for the
+ * EVENTS chunks of a version 2 trace, which it returns whole (2, with *ev
+ * set): the streams decoded, but ADDR (the records of 1.0 chunks come one
+ * by one as before). The caller decodes the events (format.h), checking
+ * what indexes its own memory (stack ids against n_stacks, frees against
+ * the allocations so far); lk_trace_reader_events_bad() turns what it
+ * finds wrong into the reader's error. At the end of the chunk it calls
+ * lk_trace_reader_events_done() with where each stream's reading stopped
+ * and what it counted, which the reader checks (every stream used up, the
+ * last time) and adds to the totals the END record is checked against.
+ * Free records carry no address in bulk mode. Use one way or the other on
+ * a reader, not both.
+ */
+struct lk_trace_events {
+	const uint8_t *s[LK_EVS_COUNT], *e[LK_EVS_COUNT];  /* streams; ADDR: NULL */
+	uint32_t count;           /* events */
+	uint64_t t_first, t_last; /* times of the first and last event */
+	uint64_t allocs;          /* allocations before the chunk */
+	uint32_t n_stacks;        /* stack ids defined so far: 1 .. n_stacks */
+};
+
+struct lk_trace_events_end {
+	const uint8_t *s[LK_EVS_COUNT];   /* where each stream's reading stopped */
+	uint64_t t;                       /* time of the last event */
+	uint64_t allocs, frees, bytes_allocated;
+};
+
+int lk_trace_reader_next_chunk(struct lk_trace_reader *r, struct lk_trace_record *rec,
+			       struct lk_trace_events *ev);
+int lk_trace_reader_events_done(struct lk_trace_reader *r, const struct lk_trace_events_end *e);
+/* LK_EFORMAT, the detail naming the chunk and event index. */
+int lk_trace_reader_events_bad(struct lk_trace_reader *r, uint32_t index, const char *what);
 
 /* File offset where the last complete chunk ends, and its last time. */
 uint64_t lk_trace_reader_good_offset(const struct lk_trace_reader *r);

@@ -68,7 +68,13 @@ struct lk_trace_record {
 	uint32_t tid;             /* ALLOC, FREE, MARK, SNAPSHOT */
 	uint32_t stack;           /* ALLOC: stack id (0 = none); STACK: its id */
 	uint64_t addr;            /* ALLOC, FREE; SYMBOL: the frame address */
-	uint64_t size;            /* ALLOC */
+	uint64_t size;            /* ALLOC; FREE: the block's */
+	uint64_t serial;          /* ALLOC: its number (0, 1, 2 ... in file order);
+				   * FREE: the number of the block's ALLOC,
+				   * LK_TRACE_NO_SERIAL if the trace (1.0) has none */
+	uint64_t replaces;        /* ALLOC in a 1.0 trace: 1 + the number of a block
+				   * still live at addr (its free was not
+				   * recorded), else 0 */
 	uint64_t rss, live_bytes, live_blocks;   /* SAMPLE */
 	const char *text;         /* MARK, SNAPSHOT: NUL-terminated */
 	size_t text_len;
@@ -80,6 +86,8 @@ struct lk_trace_record {
 	size_t n_symbol;
 	const struct lk_trace_totals *totals;    /* END */
 };
+
+#define LK_TRACE_NO_SERIAL UINT64_MAX
 
 /* Seconds since trace time 0 of a time in ticks. */
 static inline double lk_trace_seconds(const struct lk_trace_meta *m, uint64_t t)

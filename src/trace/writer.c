@@ -5,8 +5,8 @@
  * stacks, modules and symbols), a zstd context and an output buffer that
  * receives the chunks of one flush, so that each flush is one write().
  * Events are coded against the model of model.h, which the reader keeps
- * too; a hash of ring positions finds a freed address in its ring. All of
- * it restarts with each chunk.
+ * too, and restarts with each chunk; the live blocks (livemap.h) give a
+ * free the number of the allocation it ends, and that allocation's size.
  * Never prints.
  */
 #include <errno.h>
@@ -18,13 +18,12 @@
 
 #include "common/error.h"
 #include "trace/format.h"
+#include "trace/livemap.h"
 #include "trace/model.h"
 #include "trace/writer.h"
 
 #define EV_RECORD_MAX 64u        /* what a record adds to one stream, but text */
 #define EV_CAP (LK_TRACE_CHUNK_TARGET + LK_TRACE_TEXT_MAX + EV_RECORD_MAX)
-#define HASH_BITS 15
-#define HASH_SIZE (1u << HASH_BITS)
 
 struct buf {
 	uint8_t *b;
@@ -43,9 +42,11 @@ struct lk_trace_writer {
 	struct buf ev[LK_EVS_COUNT];  /* EVENTS chunk being built, by stream */
 	uint32_t ev_count;
 	uint64_t ev_first;
+	uint64_t ev_allocs;       /* allocations before the EVENTS chunk */
+	uint64_t free_guess;      /* what a FREE_NEXT is coded against */
 	uint64_t t;               /* time of the last event of the file */
 	struct lk_trace_model *m; /* what the events are coded against */
-	uint32_t *slot;           /* hash(addr) -> ring position + 1 */
+	struct lk_livemap live;   /* address -> allocation number, size */
 
 	struct buf stk;
 	uint32_t stk_count;
@@ -100,9 +101,25 @@ static int write_all(struct lk_trace_writer *w, const uint8_t *p, size_t n)
 	return 0;
 }
 
-/* Append one chunk (header + payload) to w->out. */
+/* zstd-compress [raw, raw + len) into dst (room for ZSTD_compressBound):
+ * the compressed size, or 0 when it would not be smaller. */
+static size_t squeeze(struct lk_trace_writer *w, uint8_t *dst, const uint8_t *raw, size_t len)
+{
+	if (w->stored || len == 0)
+		return 0;
+	size_t z = ZSTD_compressCCtx(w->cctx, dst, ZSTD_compressBound(len), raw, len, w->level);
+	if (ZSTD_isError(z)) {
+		lk_error_set(LK_EFORMAT, "zstd: %s", ZSTD_getErrorName(z));
+		fail(w, -EIO);
+		return 0;
+	}
+	return z < len ? z : 0;
+}
+
+/* Append one chunk (header + payload) to w->out; the payload compressed as
+ * a whole unless `as_is`. */
 static int emit(struct lk_trace_writer *w, int type, const uint8_t *raw, size_t len,
-		uint32_t count, uint64_t t0, uint64_t t1)
+		uint32_t count, uint64_t t0, uint64_t t1, int as_is)
 {
 	size_t bound = ZSTD_compressBound(len);
 	if (reserve(&w->out, LK_CHUNK_HEADER_SIZE + (bound > len ? bound : len)))
@@ -114,16 +131,12 @@ static int emit(struct lk_trace_writer *w, int type, const uint8_t *raw, size_t 
 		.stored_size = (uint32_t)len, .raw_size = (uint32_t)len,
 		.count = count, .seq = w->seq++, .t_first = t0, .t_last = t1,
 	};
-	if (!w->stored && len > 0) {
-		size_t z = ZSTD_compressCCtx(w->cctx, pl, bound, raw, len, w->level);
-		if (ZSTD_isError(z)) {
-			lk_error_set(LK_EFORMAT, "zstd: %s", ZSTD_getErrorName(z));
-			return fail(w, -EIO);
-		}
-		if (z < len) {
-			h.codec = LK_CODEC_ZSTD;
-			h.stored_size = (uint32_t)z;
-		}
+	size_t z = as_is ? 0 : squeeze(w, pl, raw, len);
+	if (w->err)
+		return w->err;
+	if (z) {
+		h.codec = LK_CODEC_ZSTD;
+		h.stored_size = (uint32_t)z;
 	}
 	if (h.codec == LK_CODEC_STORED && len > 0)
 		memcpy(pl, raw, len);
@@ -138,8 +151,43 @@ static void reset_events(struct lk_trace_writer *w)
 	for (int i = 0; i < LK_EVS_COUNT; i++)
 		w->ev[i].len = 0;
 	w->ev_count = 0;
+	w->ev_allocs = w->free_guess = w->tot.allocs;
 	lk_trace_model_reset(w->m);
-	memset(w->slot, 0, HASH_SIZE * sizeof(*w->slot));
+}
+
+#define EV_DIR_MAX (10 * (2 * LK_EVS_COUNT + 2))
+
+/* The EVENTS chunk: allocations before it, the stream directory, then each
+ * stream compressed on its own (format.h). The streams go to w->tmp behind
+ * room for the directory, which is put right in front of them. */
+static int emit_events(struct lk_trace_writer *w)
+{
+	size_t total = EV_DIR_MAX;
+	for (int i = 0; i < LK_EVS_COUNT; i++)
+		total += ZSTD_compressBound(w->ev[i].len);
+	w->tmp.len = 0;
+	if (reserve(&w->tmp, total))
+		return fail(w, -ENOMEM);
+	uint8_t dir[EV_DIR_MAX], *p = dir;
+	p = lk_put_varint(p, w->ev_allocs);
+	p = lk_put_varint(p, LK_EVS_COUNT);
+	size_t len = EV_DIR_MAX;
+	for (int i = 0; i < LK_EVS_COUNT; i++) {
+		uint8_t *dst = w->tmp.b + len;
+		size_t z = squeeze(w, dst, w->ev[i].b, w->ev[i].len);
+		if (w->err)
+			return w->err;
+		if (!z)
+			memcpy(dst, w->ev[i].b, w->ev[i].len);
+		len += z ? z : w->ev[i].len;
+		p = lk_put_varint(p, w->ev[i].len);
+		p = lk_put_varint(p, z ? z : w->ev[i].len);
+	}
+	size_t n = (size_t)(p - dir);
+	uint8_t *payload = w->tmp.b + EV_DIR_MAX - n;
+	memcpy(payload, dir, n);
+	return emit(w, LK_CHUNK_EVENTS, payload, len - (EV_DIR_MAX - n), w->ev_count,
+		    w->ev_first, w->t, 1);
 }
 
 int lk_trace_writer_flush(struct lk_trace_writer *w)
@@ -152,29 +200,13 @@ int lk_trace_writer_flush(struct lk_trace_writer *w)
 	 * chunk times never go backwards in the file. */
 	uint64_t td = w->ev_count ? w->ev_first : w->t;
 	if (w->mod_count)
-		rc = emit(w, LK_CHUNK_MODULES, w->mod.b, w->mod.len, w->mod_count, td, td);
+		rc = emit(w, LK_CHUNK_MODULES, w->mod.b, w->mod.len, w->mod_count, td, td, 0);
 	if (!rc && w->sym_count)
-		rc = emit(w, LK_CHUNK_SYMBOLS, w->sym.b, w->sym.len, w->sym_count, td, td);
+		rc = emit(w, LK_CHUNK_SYMBOLS, w->sym.b, w->sym.len, w->sym_count, td, td, 0);
 	if (!rc && w->stk_count)
-		rc = emit(w, LK_CHUNK_STACKS, w->stk.b, w->stk.len, w->stk_count, td, td);
-	if (!rc && w->ev_count) {
-		/* the stream directory, then the streams */
-		size_t total = 10 * (LK_EVS_COUNT + 1);
-		for (int i = 0; i < LK_EVS_COUNT; i++)
-			total += w->ev[i].len;
-		w->tmp.len = 0;
-		if (reserve(&w->tmp, total))
-			return fail(w, -ENOMEM);
-		uint8_t *p = lk_put_varint(w->tmp.b, LK_EVS_COUNT);
-		for (int i = 0; i < LK_EVS_COUNT; i++)
-			p = lk_put_varint(p, w->ev[i].len);
-		for (int i = 0; i < LK_EVS_COUNT; i++) {
-			memcpy(p, w->ev[i].b, w->ev[i].len);
-			p += w->ev[i].len;
-		}
-		rc = emit(w, LK_CHUNK_EVENTS, w->tmp.b, (size_t)(p - w->tmp.b), w->ev_count,
-			  w->ev_first, w->t);
-	}
+		rc = emit(w, LK_CHUNK_STACKS, w->stk.b, w->stk.len, w->stk_count, td, td, 0);
+	if (!rc && w->ev_count)
+		rc = emit_events(w);
 	if (rc)
 		return rc;
 	w->mod.len = w->sym.len = w->stk.len = 0;
@@ -233,8 +265,7 @@ int lk_trace_writer_fdopen(int fd, const struct lk_trace_meta *meta,
 	w->stored = opt ? opt->stored : 0;
 	w->cctx = ZSTD_createCCtx();
 	w->m = malloc(sizeof(*w->m));
-	w->slot = malloc(HASH_SIZE * sizeof(*w->slot));
-	int nomem = !w->cctx || !w->m || !w->slot;
+	int nomem = !w->cctx || !w->m || lk_livemap_init(&w->live);
 	for (int i = 0; i < LK_EVS_COUNT; i++) {
 		w->ev[i].b = malloc(EV_CAP);
 		w->ev[i].cap = EV_CAP;
@@ -340,9 +371,17 @@ static inline struct lk_trace_thread *ev_head(struct lk_trace_writer *w, unsigne
 	return th;
 }
 
-static inline uint32_t hash_addr(uint64_t addr)
+/* The FREE or FREE_NEXT of a live block (its number, address and size). */
+static void put_free(struct lk_trace_writer *w, uint64_t t, uint32_t tid,
+		     uint64_t serial, uint64_t addr, uint64_t size)
 {
-	return (uint32_t)(((addr >> 4) * 0x9E3779B97F4A7C15ull) >> (64 - HASH_BITS));
+	uint64_t back = w->tot.allocs - serial - 1, next = lk_zigzag(serial - w->free_guess);
+	int by_next = lk_varint_len(next) < lk_varint_len(back);
+	struct lk_trace_thread *th = ev_head(w, by_next ? LK_EVK_FREE_NEXT : LK_EVK_FREE, t, 1, tid);
+	sput(w, LK_EVS_REF, by_next ? next : back);
+	w->free_guess = serial + 1;
+	lk_trace_model_freed(w->m, th, addr, size);
+	w->tot.frees++;
 }
 
 int lk_trace_write_alloc(struct lk_trace_writer *w, uint64_t t, uint32_t tid,
@@ -353,13 +392,22 @@ int lk_trace_write_alloc(struct lk_trace_writer *w, uint64_t t, uint32_t tid,
 		return rc;
 	if (stack > w->n_stacks)
 		return lk_error_set(-EINVAL, "stack %u is not defined", stack);
+	if (!addr)
+		return 0;                 /* a failed allocation */
+	struct lk_livemap_entry *e = lk_livemap_get(&w->live, addr);
+	if (e) {                          /* its free was missed: it is gone */
+		put_free(w, t, tid, e->a, addr, e->b);
+		e->a = w->tot.allocs;
+		e->b = size;
+	} else if (lk_livemap_put(&w->live, addr, w->tot.allocs, size)) {
+		return fail(w, -ENOMEM);
+	}
 	struct lk_trace_thread *th = ev_head(w, LK_EVK_ALLOC, t, 1, tid);
 	unsigned c = lk_trace_class(size);
 	sput(w, LK_EVS_STACK, stack);
 	sput(w, LK_EVS_SIZE, size);
 	sput(w, LK_EVS_ADDR, lk_zigzag(addr - lk_trace_model_alloc_base(w->m, th, c)));
-	w->slot[hash_addr(addr)] = (uint32_t)(w->m->ring_n + 1);
-	lk_trace_model_alloc(w->m, th, c, addr, size);
+	lk_trace_model_alloc(w->m, th, c, addr);
 	w->tot.allocs++;
 	w->tot.bytes_allocated += size;
 	return 0;
@@ -370,29 +418,10 @@ int lk_trace_write_free(struct lk_trace_writer *w, uint64_t t, uint32_t tid, uin
 	int rc = ev_room(w);
 	if (rc)
 		return rc;
-	/* Distance back to this address's latest allocation in the ring. */
-	struct lk_trace_model *m = w->m;
-	uint64_t dist = 0;
-	uint32_t s = w->slot[hash_addr(addr)];
-	if (s && m->ring_n - (s - 1) <= LK_TRACE_RING && m->ring[(s - 1) % LK_TRACE_RING] == addr)
-		dist = m->ring_n - (s - 1);
-	struct lk_trace_thread *th;
-	if (dist) {
-		/* the delta base of a FREE, to compare sizes */
-		int i = lk_trace_model_find(m, tid);
-		uint64_t base = i >= 0 ? m->thr[i].last : m->last_addr;
-		if (lk_varint_len(dist - 1) <= lk_varint_len(lk_zigzag(addr - base))) {
-			th = ev_head(w, LK_EVK_FREE_REF, t, 1, tid);
-			sput(w, LK_EVS_REF, dist - 1);
-			lk_trace_model_free_ref(m, th, dist);
-			w->tot.frees++;
-			return 0;
-		}
-	}
-	th = ev_head(w, LK_EVK_FREE, t, 1, tid);
-	sput(w, LK_EVS_ADDR, lk_zigzag(addr - th->last));
-	lk_trace_model_free(m, th, addr);
-	w->tot.frees++;
+	uint64_t serial, size;
+	if (lk_livemap_del(&w->live, addr, &serial, &size))
+		return 0;                 /* not a block of the trace */
+	put_free(w, t, tid, serial, addr, size);
 	return 0;
 }
 
@@ -575,7 +604,7 @@ void lk_trace_writer_abandon(struct lk_trace_writer *w)
 		close(w->fd);
 	ZSTD_freeCCtx(w->cctx);
 	free(w->m);
-	free(w->slot);
+	lk_livemap_release(&w->live);
 	for (int i = 0; i < LK_EVS_COUNT; i++)
 		free(w->ev[i].b);
 	free(w->stk.b);
@@ -603,10 +632,8 @@ int lk_trace_writer_close(struct lk_trace_writer *w)
 		p = lk_put_varint(p, w->tot.chunks);
 		p = lk_put_varint(p, w->tot.t_last);
 		w->out.len = 0;
-		int saved = w->stored;
-		w->stored = 1;        /* 40 bytes do not compress */
-		rc = emit(w, LK_CHUNK_END, end, (size_t)(p - end), 1, w->t, w->t);
-		w->stored = saved;
+		/* 40 bytes do not compress */
+		rc = emit(w, LK_CHUNK_END, end, (size_t)(p - end), 1, w->t, w->t, 1);
 		if (!rc)
 			rc = write_all(w, w->out.b, w->out.len);
 	}

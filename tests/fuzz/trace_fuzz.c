@@ -1,8 +1,10 @@
 /*
  * trace_fuzz.c - libFuzzer target: arbitrary bytes through the trace
- * reader, every record's fields and strings touched. Checksums are skipped
- * for 3 inputs in 4 (LK_TRACE_NOVERIFY), so that mutations reach the
- * record decoders instead of stopping at the first CRC. Build: make fuzz;
+ * reader, every record's fields and strings touched, then through the
+ * analysis of `leakscope report` (history/, which decodes the events of
+ * version 2 traces itself). Checksums are skipped for 3 inputs in 4
+ * (LK_TRACE_NOVERIFY), so that mutations reach the record decoders
+ * instead of stopping at the first CRC. Build: make fuzz;
  * run: build-fuzz/trace_fuzz CORPUS. Seeds: build/unit/trace_test
  * --write-seeds DIR.
  */
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "history/history.h"
 #include "trace/reader.h"
 
 static volatile size_t sink;
@@ -65,5 +68,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lk_trace_reader_close(r);
 	}
 	fclose(f);
+	if ((f = fmemopen((void *)data, size, "rb"))) {
+		struct lk_hist_options o = {.from = {.kind = LK_POINT_START},
+					    .to = {.kind = LK_POINT_END}, .reader_flags = flags};
+		struct lk_history h;
+		if (lk_history_read(f, &o, &h) == 0)
+			sink += h.events + h.final_bytes + h.n_sites;
+		lk_history_release(&h);
+		fclose(f);
+	}
 	return 0;
 }

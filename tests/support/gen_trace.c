@@ -10,7 +10,9 @@
  *   gen_trace big OUT N      N events of churn over 64 sites (benchmarks)
  *   gen_trace wide OUT N     N sites (leaf_K, called by main) leaking one
  *                        block of 100 B each, never freed
- *   gen_trace newer OUT      `basic` claiming format version 2
+ *   gen_trace newer OUT      `basic` claiming the next format version
+ *   gen_trace copy IN OUT    IN's records written again by this writer (a
+ *                        trace of an older format version in the current one)
  *
  * basic (times in microseconds; stacks: 1 keep, 2 leak_early, 3 temp_buf,
  * 4 cache_grow, 5 leak_late with make_node inlined into it):
@@ -29,6 +31,7 @@
 
 #include "../support/trace_gen.h"
 #include "trace/format.h"
+#include "trace/reader.h"
 
 static void basic(const char *out, int scale, int swap)
 {
@@ -138,7 +141,7 @@ static void wide(const char *out, long n)
 	gen_check(lk_trace_writer_close(w), "close");
 }
 
-/* basic, then the header patched to major version 2 (with a valid CRC). */
+/* basic, then the header patched to the next major version (valid CRC). */
 static void newer(const char *out)
 {
 	basic(out, 1, 0);
@@ -155,6 +158,40 @@ static void newer(const char *out)
 		exit(2);
 }
 
+static int copy_record(struct lk_trace_writer *w, const struct lk_trace_record *r)
+{
+	switch (r->type) {
+	case LK_TRACE_ALLOC: return lk_trace_write_alloc(w, r->t, r->tid, r->addr, r->size, r->stack);
+	case LK_TRACE_FREE: return lk_trace_write_free(w, r->t, r->tid, r->addr);
+	case LK_TRACE_MARK: return lk_trace_write_mark(w, r->t, r->tid, r->text);
+	case LK_TRACE_SNAPSHOT: return lk_trace_write_snapshot(w, r->t, r->tid, r->text);
+	case LK_TRACE_SAMPLE: return lk_trace_write_sample(w, r->t, r->rss, r->live_bytes, r->live_blocks);
+	case LK_TRACE_STACK: return lk_trace_write_stack(w, r->stack, r->frames, r->n_frames);
+	case LK_TRACE_MODULE: return lk_trace_write_module(w, r->module);
+	case LK_TRACE_SYMBOL: return lk_trace_write_symbol(w, r->addr, r->module_id, r->symbol, r->n_symbol);
+	default: return 0;
+	}
+}
+
+static void copy(const char *in, const char *out)
+{
+	FILE *f = fopen(in, "rb");
+	struct lk_trace_reader *r;
+	struct lk_trace_writer *w;
+	struct lk_trace_record rec;
+	int rc;
+	if (!f)
+		exit(2);
+	gen_check(lk_trace_reader_open(f, 0, &r), "read");
+	gen_check(lk_trace_writer_open(out, lk_trace_reader_meta(r), NULL, &w), "open");
+	while ((rc = lk_trace_reader_next(r, &rec)) == 1)
+		gen_check(copy_record(w, &rec), "copy");
+	gen_check(rc, "read");
+	gen_check(lk_trace_writer_close(w), "close");
+	lk_trace_reader_close(r);
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "basic"))
@@ -167,8 +204,10 @@ int main(int argc, char **argv)
 		wide(argv[2], atol(argv[3]));
 	else if (argc == 3 && !strcmp(argv[1], "newer"))
 		newer(argv[2]);
+	else if (argc == 4 && !strcmp(argv[1], "copy"))
+		copy(argv[2], argv[3]);
 	else {
-		fprintf(stderr, "usage: gen_trace basic|growth|big|wide|newer OUT [ARGS]\n");
+		fprintf(stderr, "usage: gen_trace basic|growth|big|wide|newer OUT [ARGS] | copy IN OUT\n");
 		return 2;
 	}
 	return 0;

@@ -1,10 +1,10 @@
 /*
  * trace_test.c - the trace writer and reader: every record type round
  * trip (stored and zstd); a million random events of threads that reuse
- * addresses, exactly; truncation at every byte offset; a flipped byte
- * anywhere caught; a newer major version refused, a newer minor's chunk
- * skipped; a file read while it is written (follow mode); the size of a
- * realistic stream in bytes per event.
+ * addresses, exactly, each free naming its allocation; truncation at every
+ * byte offset; a flipped byte anywhere caught; a newer major version
+ * refused, a newer minor's chunk skipped; a file read while it is written
+ * (follow mode); the size of a realistic stream in bytes per event.
  *
  *   trace_test                      the tests
  *   trace_test --write-seeds DIR    small traces, a fuzzing corpus
@@ -22,6 +22,7 @@
 
 #include "common/error.h"
 #include "trace/format.h"
+#include "trace/livemap.h"
 #include "trace/reader.h"
 #include "trace/writer.h"
 #include "tap.h"
@@ -33,6 +34,7 @@ struct ev {
 	uint64_t t;
 	uint32_t tid, stack;
 	uint64_t addr, size;
+	uint64_t serial;          /* ALLOC: its number; FREE: its allocation's */
 	uint64_t rss, live_bytes, live_blocks;
 	const char *text;
 };
@@ -60,9 +62,10 @@ static int same(const struct ev *e, const struct lk_trace_record *r)
 	switch (e->type) {
 	case LK_TRACE_ALLOC:
 		return r->tid == e->tid && r->addr == e->addr && r->size == e->size &&
-		       r->stack == e->stack;
+		       r->stack == e->stack && r->serial == e->serial;
 	case LK_TRACE_FREE:
-		return r->tid == e->tid && r->addr == e->addr;
+		return r->tid == e->tid && r->addr == e->addr && r->size == e->size &&
+		       r->serial == e->serial;
 	case LK_TRACE_SAMPLE:
 		return r->rss == e->rss && r->live_bytes == e->live_bytes &&
 		       r->live_blocks == e->live_blocks;
@@ -78,21 +81,54 @@ static struct ev A(uint64_t t, uint32_t tid, uint32_t stack, uint64_t addr, uint
 			   .addr = addr, .size = size};
 }
 
-/* Write e through w (and into the expected list, with the clamped time). */
+/* What the writer does with the events it is given: allocations are
+ * numbered; a free of an address that is not live is not written; an
+ * allocation at a live address is written after the old block's free. */
+static struct lk_livemap model;       /* address -> number, size */
+static uint64_t model_allocs;
+
+static void model_reset(void)
+{
+	lk_livemap_release(&model);
+	if (lk_livemap_init(&model))
+		abort();
+	model_allocs = 0;
+}
+
+static void expect(struct evs *v, struct ev e)
+{
+	if (v->n && e.t < v->e[v->n - 1].t)
+		e.t = v->e[v->n - 1].t;
+	push(v, e);
+}
+
+/* Write e through w, and what the reader should give back into v. */
 static int put(struct lk_trace_writer *w, struct evs *v, struct ev e)
 {
 	int rc;
+	struct lk_livemap_entry *old = e.type == LK_TRACE_ALLOC || e.type == LK_TRACE_FREE ?
+				       lk_livemap_get(&model, e.addr) : NULL;
+	if (e.type == LK_TRACE_ALLOC && e.addr) {
+		uint64_t serial, size;
+		if (old && !lk_livemap_del(&model, e.addr, &serial, &size))
+			expect(v, (struct ev){LK_TRACE_FREE, e.t, e.tid, .addr = e.addr,
+					      .size = size, .serial = serial});
+		e.serial = model_allocs++;
+		if (lk_livemap_put(&model, e.addr, e.serial, e.size))
+			abort();
+		expect(v, e);
+	} else if (e.type == LK_TRACE_FREE) {
+		if (old && !lk_livemap_del(&model, e.addr, &e.serial, &e.size))
+			expect(v, e);
+	} else if (e.type != LK_TRACE_ALLOC) {
+		expect(v, e);
+	}
 	switch (e.type) {
 	case LK_TRACE_ALLOC: rc = lk_trace_write_alloc(w, e.t, e.tid, e.addr, e.size, e.stack); break;
 	case LK_TRACE_FREE: rc = lk_trace_write_free(w, e.t, e.tid, e.addr); break;
 	case LK_TRACE_SAMPLE: rc = lk_trace_write_sample(w, e.t, e.rss, e.live_bytes, e.live_blocks); break;
 	case LK_TRACE_MARK: rc = lk_trace_write_mark(w, e.t, e.tid, e.text); break;
 	default: rc = lk_trace_write_snapshot(w, e.t, e.tid, e.text); break;
-	}
-	if (v) {
-		if (v->n && e.t < v->e[v->n - 1].t)
-			e.t = v->e[v->n - 1].t;
-		push(v, e);
 	}
 	return rc;
 }
@@ -189,6 +225,8 @@ static void write_all_types(struct lk_trace_writer *w, struct evs *v)
 	put(w, v, (struct ev){LK_TRACE_SNAPSHOT, 1000002, 102, .text = ""});
 	put(w, v, A(1000002, 103, 0, 0xffffffffffffff00ull, 0));
 	put(w, v, A(1000003, 104, 2, 16, (1ull << 56) - 1));
+	put(w, v, A(1000003, 104, 1, 16, 32));            /* 16's free was missed */
+	put(w, v, A(1000003, 104, 1, 0, 32));             /* failed: not written */
 	put(w, v, (struct ev){LK_TRACE_FREE, 1000004, 100, .addr = 0x5555555592a0});
 	put(w, v, (struct ev){LK_TRACE_FREE, 1000004, 105, .addr = 0x1234});   /* never allocated */
 	put(w, v, (struct ev){LK_TRACE_FREE, 999, 103, .addr = 0xffffffffffffff00ull}); /* time clamped */
@@ -209,7 +247,7 @@ static void check_all_types(const uint8_t *b, size_t n, const struct evs *v, con
 		return;
 	}
 	const struct lk_trace_meta *m = lk_trace_reader_meta(r);
-	ok(m->version == 1 && m->minor == 0 && m->pid == 4242 && m->tick_ns == 1000 &&
+	ok(m->version == LK_TRACE_VERSION && m->minor == 0 && m->pid == 4242 && m->tick_ns == 1000 &&
 	   m->start_ns == test_meta.start_ns && m->clock_res_ns == 1 && m->cmdline_len == 17 &&
 	   memcmp(m->cmdline, test_meta.cmdline, 17) == 0, "%s: header", how);
 	size_t k = 0, mods = 0, syms = 0, stks = 0, ends = 0, good = 1;
@@ -245,7 +283,7 @@ static void check_all_types(const uint8_t *b, size_t n, const struct evs *v, con
 			break;
 		case LK_TRACE_END:
 			ends++;
-			good &= rec.totals->events == v->n && rec.totals->allocs == 4 &&
+			good &= rec.totals->events == v->n && rec.totals->allocs == 5 &&
 				rec.totals->frees == 5 && rec.totals->stacks == 2 &&
 				rec.totals->modules == 2 && rec.totals->symbols == 1;
 			break;
@@ -270,6 +308,7 @@ static uint8_t *small_trace(int stored, struct evs *v, size_t *n)
 	struct lk_trace_writer_options o = {.stored = stored, .level = 3};
 	if (lk_trace_writer_fdopen(fileno(f), &test_meta, &o, &w))
 		abort();
+	model_reset();
 	write_all_types(w, v);
 	if (lk_trace_writer_close(w))
 		abort();
@@ -310,6 +349,7 @@ static void test_random(void)
 	struct lk_trace_writer *w;
 	int rc = lk_trace_writer_fdopen(fileno(f), &test_meta, NULL, &w);
 	uint64_t fr[8];
+	model_reset();
 	for (uint32_t s = 1; rc == 0 && s <= STACKS; s++) {
 		size_t d = 1 + rnd() % 8;
 		for (size_t i = 0; i < d; i++)
@@ -375,6 +415,7 @@ static uint8_t *chunked_trace(int stored, struct evs *v, size_t *n)
 	struct lk_trace_writer_options o = {.stored = stored};
 	if (lk_trace_writer_fdopen(fileno(f), &test_meta, &o, &w))
 		abort();
+	model_reset();
 	uint64_t fr[3] = {0x401000, 0x401100, 0x402000};
 	struct lk_frame_text ft = {.function = "main", .file = "m.c", .line = 3, .module = "m"};
 	for (uint32_t i = 0; i < 12; i++) {
@@ -487,12 +528,14 @@ static void test_versions(void)
 	struct evs v = {0};
 	size_t n, k;
 	uint8_t *b = chunked_trace(0, &v, &n);
-	lk_put_le32(b + 8, 2);
+	lk_put_le32(b + 8, LK_TRACE_VERSION + 1);
 	fix_header_crc(b);
 	int rc = read_events(b, n, &v, &k, 0, NULL);
-	ok(rc == LK_EVERSION && strstr(lk_error_detail(), "version 2.0 is newer"),
-	   "version 2 refused: %s", lk_error_detail());
-	lk_put_le32(b + 8, 1);
+	char newer[64];
+	snprintf(newer, sizeof(newer), "version %d.0 is newer", LK_TRACE_VERSION + 1);
+	ok(rc == LK_EVERSION && strstr(lk_error_detail(), newer),
+	   "version %d refused: %s", LK_TRACE_VERSION + 1, lk_error_detail());
+	lk_put_le32(b + 8, LK_TRACE_VERSION);
 	fix_header_crc(b);
 
 	/* A newer minor may add chunk types: insert one after the first chunk
@@ -564,9 +607,10 @@ static void test_follow(void)
 	ok(rc == 0, "follow: open while written");
 	int seen = 0, steps_ok = 1;
 	for (int round = 0; r && round < 3; round++) {
+		uint64_t base = 0x1000 + 0x10000 * (uint64_t)round;
 		for (int i = 0; i < 100; i++)
-			lk_trace_write_alloc(w, (uint64_t)round * 1000 + (uint64_t)i, 1, 0x1000 + 16 * (uint64_t)i, 16, 0);
-		lk_trace_write_free(w, (uint64_t)round * 1000 + 100, 1, 0x1000);
+			lk_trace_write_alloc(w, (uint64_t)round * 1000 + (uint64_t)i, 1, base + 16 * (uint64_t)i, 16, 0);
+		lk_trace_write_free(w, (uint64_t)round * 1000 + 100, 1, base);
 		/* half a chunk on disk: the reader waits at its start */
 		uint64_t before = lk_trace_writer_offset(w);
 		lk_trace_writer_flush(w);
