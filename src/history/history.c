@@ -612,11 +612,13 @@ static int finish(struct lk_history *h)
 		if ((rc = site_touch(h, s, h->serial, h->peak_serial, stamp_of(h))))
 			return rc;
 		per_mark(s, h->win_marks);
-		double *v = lk_history_site_values(h, i);
-		if (!v)
-			return -ENOMEM;
-		lk_band_stats_compute(h->times, v, n, &s->stats);
-		free(v);
+		if (s->series.v) {         /* else every sample is 0, and so are the stats */
+			double *v = lk_history_site_values(h, i);
+			if (!v)
+				return -ENOMEM;
+			lk_band_stats_compute(h->times, v, n, &s->stats);
+			free(v);
+		}
 		if ((rc = lk_symtab_resolve(&h->symtab, s->addrs, s->n_addrs, &s->frames, &s->n_frames)))
 			return rc;
 	}

@@ -181,9 +181,11 @@ enum lk_hist_key {
 /* The number behind a key (0 for LK_HIST_BY_GROWTH, which is a slope). */
 uint64_t lk_hist_site_amount(const struct lk_hist_site *s, enum lk_hist_key key);
 
-/* The sites with a positive key, largest first (ties: by id); *idx is a new
- * array of site indices (the caller frees it). 0 or -ENOMEM. */
-int lk_history_rank(const struct lk_history *h, enum lk_hist_key key, size_t **idx, size_t *n);
+/* The sites with a positive key, largest first (ties: by id): *n of them;
+ * *idx is a new array of the indices of the first min(*n, limit) (all when
+ * limit is 0), which the caller frees. 0 or -ENOMEM. */
+int lk_history_rank(const struct lk_history *h, enum lk_hist_key key, size_t limit,
+		    size_t **idx, size_t *n);
 
 /* The live bytes of site i at each sample (h->sampler.due doubles, new
  * array), or NULL (no memory). */

@@ -41,7 +41,43 @@ static int by_key(const void *pa, const void *pb)
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-int lk_history_rank(const struct lk_history *h, enum lk_hist_key key, size_t **idx, size_t *n)
+static void swap(struct ranked *a, struct ranked *b)
+{
+	struct ranked t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Reorder r[0..n) so that its first m entries are the m first in by_key
+ * order (in any order): quickselect, median-of-three pivots. */
+static void select_first(struct ranked *r, size_t n, size_t m)
+{
+	size_t lo = 0, hi = n;        /* the m-th entry is in [lo, hi) */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (by_key(&r[mid], &r[lo]) < 0)
+			swap(&r[mid], &r[lo]);
+		if (by_key(&r[hi - 1], &r[lo]) < 0)
+			swap(&r[hi - 1], &r[lo]);
+		if (by_key(&r[hi - 1], &r[mid]) < 0)
+			swap(&r[hi - 1], &r[mid]);
+		swap(&r[mid], &r[hi - 1]);    /* the median as the pivot, at the end */
+		size_t p = lo;
+		for (size_t i = lo; i < hi - 1; i++)
+			if (by_key(&r[i], &r[hi - 1]) < 0)
+				swap(&r[i], &r[p++]);
+		swap(&r[p], &r[hi - 1]);
+		if (p == m)
+			return;
+		if (p < m)
+			lo = p + 1;
+		else
+			hi = p;
+	}
+}
+
+int lk_history_rank(const struct lk_history *h, enum lk_hist_key key, size_t limit,
+		    size_t **idx, size_t *n)
 {
 	struct ranked *r = calloc(h->n_sites ? h->n_sites : 1, sizeof(*r));
 	size_t k = 0;
@@ -54,13 +90,16 @@ int lk_history_rank(const struct lk_history *h, enum lk_hist_key key, size_t **i
 		if (v > 0)
 			r[k++] = (struct ranked){.key = v, .i = i};
 	}
-	qsort(r, k, sizeof(*r), by_key);
-	*idx = malloc((k ? k : 1) * sizeof(**idx));
+	size_t m = limit && limit < k ? limit : k;
+	if (m < k)
+		select_first(r, k, m);
+	qsort(r, m, sizeof(*r), by_key);
+	*idx = malloc((m ? m : 1) * sizeof(**idx));
 	if (!*idx) {
 		free(r);
 		return -ENOMEM;
 	}
-	for (size_t j = 0; j < k; j++)
+	for (size_t j = 0; j < m; j++)
 		(*idx)[j] = r[j].i;
 	*n = k;
 	free(r);

@@ -34,11 +34,18 @@ void lk_sampler_finish(struct lk_sampler *s, uint64_t t)
 int lk_series_fill(const struct lk_sampler *s, struct lk_series_buf *b, double value)
 {
 	if (!b->v) {
+		/* every sample so far is 0: no buffer until another value */
+		for (; b->gen < s->gen; b->gen++)
+			b->n = (b->n + 1) / 2;
+		if (value == 0) {
+			b->n = s->due;
+			return 0;
+		}
 		b->v = malloc(LK_SAMPLER_POINTS * sizeof(*b->v));
 		if (!b->v)
 			return -ENOMEM;
-		b->n = 0;
-		b->gen = s->gen;
+		for (uint32_t i = 0; i < b->n; i++)
+			b->v[i] = 0;
 	}
 	for (; b->gen < s->gen; b->gen++) {
 		uint32_t n = (b->n + 1) / 2;

@@ -27,7 +27,8 @@ struct lk_sampler {
 };
 
 struct lk_series_buf {
-	float *v;           /* LK_SAMPLER_POINTS values, allocated on first use */
+	float *v;           /* LK_SAMPLER_POINTS values, allocated on the first
+			     * that is not 0 (NULL: every sample is 0) */
 	uint32_t n;         /* samples filled */
 	uint32_t gen;       /* the clock's gen when last brought up to date */
 };

@@ -46,7 +46,7 @@ static void put_frames(FILE *out, const struct lk_frame_text *frames, size_t n)
 int lk_history_write_folded(const struct lk_history *h, enum lk_hist_key key, FILE *out)
 {
 	size_t *idx, n;
-	int rc = lk_history_rank(h, key, &idx, &n);
+	int rc = lk_history_rank(h, key, 0, &idx, &n);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < n; i++) {

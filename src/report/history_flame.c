@@ -124,7 +124,7 @@ static int frame_table(FILE *f, const struct lk_intern *t)
 int lk_history_flame_json(FILE *f, const struct lk_history *h)
 {
 	size_t *idx, n;
-	int rc = lk_history_rank(h, LK_HIST_BY_BYTES, &idx, &n);
+	int rc = lk_history_rank(h, LK_HIST_BY_BYTES, 0, &idx, &n);
 	if (rc)
 		return rc;
 	struct lk_intern t;

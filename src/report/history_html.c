@@ -97,7 +97,7 @@ static int series(struct lk_timeline *tl, const struct lk_history *h, const char
 static int bands(struct lk_timeline *tl, const struct lk_history *h)
 {
 	size_t *idx, n;
-	int rc = lk_history_rank(h, LK_HIST_BY_BYTES, &idx, &n);
+	int rc = lk_history_rank(h, LK_HIST_BY_BYTES, 0, &idx, &n);
 	if (rc)
 		return rc;
 	tl->bands = calloc(n ? n : 1, sizeof(*tl->bands));
@@ -201,7 +201,7 @@ static int extra(FILE *f, void *arg)
 {
 	const struct lk_history *h = arg;
 	size_t *idx, n;
-	int rc = lk_history_rank(h, LK_HIST_BY_LEAK, &idx, &n);
+	int rc = lk_history_rank(h, LK_HIST_BY_LEAK, 0, &idx, &n);
 	if (rc)
 		return rc;
 	uint32_t *rank = calloc(h->n_sites ? h->n_sites : 1, sizeof(*rank));

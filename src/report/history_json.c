@@ -74,7 +74,7 @@ static int site_list(FILE *out, const struct lk_history *h, const char *name,
 		     enum lk_hist_key key, int top, int with_timeline)
 {
 	size_t *idx, n;
-	int rc = lk_history_rank(h, key, &idx, &n);
+	int rc = lk_history_rank(h, key, top > 0 ? (size_t)top : 0, &idx, &n);
 	if (rc)
 		return rc;
 	fprintf(out, ",\n\"%s\":[", name);

@@ -19,7 +19,7 @@ static int section(FILE *out, const struct lk_history *h, const char *title, enu
 		   int top, row_fn row)
 {
 	size_t *idx, n;
-	int rc = lk_history_rank(h, key, &idx, &n);
+	int rc = lk_history_rank(h, key, top > 0 ? (size_t)top : 0, &idx, &n);
 	if (rc)
 		return rc;
 	fprintf(out, "\n%s", title);

@@ -201,6 +201,20 @@ static void test_random(const char *path)
 		tt += temps[s];
 	}
 	ok(good && tt > 100, "temporary allocations per site (%lu in all)", (unsigned long)tt);
+
+	/* the first k of a ranking are those of the whole ranking */
+	good = 1;
+	for (int key = LK_HIST_BY_LIVE; key <= LK_HIST_BY_LEAK; key++) {
+		size_t *all, na, *top, nt;
+		good &= lk_history_rank(&h, key, 0, &all, &na) == 0 && na >= 2;
+		for (size_t k = 1; good && k <= na + 1; k++) {
+			good &= lk_history_rank(&h, key, k, &top, &nt) == 0 && nt == na &&
+				memcmp(top, all, (k < na ? k : na) * sizeof(*top)) == 0;
+			free(top);
+		}
+		free(all);
+	}
+	ok(good, "every key: the first k sites of a ranking limited to k are those of the full one");
 	lk_history_release(&h);
 
 	/* the same window with --size 100-500 */
@@ -290,7 +304,7 @@ static void test_growth(const char *path)
 	}
 	ok(good, "every sample of the timeline is the value at its time");
 	size_t *idx, n;
-	ok(lk_history_rank(&h, LK_HIST_BY_GROWTH, &idx, &n) == 0 && n >= 1 && idx[0] == 1,
+	ok(lk_history_rank(&h, LK_HIST_BY_GROWTH, 0, &idx, &n) == 0 && n >= 1 && idx[0] == 1,
 	   "the growing site ranks first by slope");
 	free(idx);
 	lk_history_release(&h);

@@ -1,0 +1,140 @@
+/*
+ * blocks_test.c - the live blocks of the trace analysis by allocation
+ * number (src/history/blocks.c) against a plain array of every block:
+ * a heap that grows (the ring doubles), churn with long-lived blocks (they
+ * move to the old table), blocks freed after the ring grew past them,
+ * frees in allocation order and at random, numbers skipped (allocations
+ * without a block), frees of blocks that are not live; after each phase
+ * every live block found, nothing else, and the totals right.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "history/blocks.h"
+#include "tap.h"
+
+#define N 3000000u          /* allocation numbers used */
+
+static uint64_t *size_of;   /* model: size + 1 of each live number, 0 if not live */
+static uint64_t next;       /* numbers below were handed out */
+static uint64_t live_count, live_bytes, peak_live;
+static int bad;
+
+static uint64_t rnd(void)
+{
+	static uint64_t x = 0x9e3779b97f4a7c15ull;
+	x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+	return x;
+}
+
+static void add(struct lk_hblocks *t, uint64_t skip)
+{
+	uint64_t n = next + skip, size = 1 + rnd() % 5000;
+	struct lk_hblock b = {.size = size, .t = n * 3, .site = (uint32_t)(n % 77)};
+	if (n >= N || lk_hblocks_add(t, n, &b)) {
+		bad++;
+		return;
+	}
+	size_of[n] = size + 1;
+	next = n + 1;
+	live_count++;
+	live_bytes += size;
+	if (live_count > peak_live)
+		peak_live = live_count;
+}
+
+static void take(struct lk_hblocks *t, uint64_t n)
+{
+	struct lk_hblock b;
+	int rc = lk_hblocks_take(t, n, &b);
+	if (!size_of[n]) {
+		bad += rc != -1;
+		return;
+	}
+	if (rc || b.size != size_of[n] - 1 || b.t != n * 3 || b.site != n % 77) {
+		bad++;
+		return;
+	}
+	live_bytes -= size_of[n] - 1;
+	live_count--;
+	size_of[n] = 0;
+}
+
+/* Every block the table iterates over is live, each once; the totals. */
+static int consistent(const struct lk_hblocks *t)
+{
+	uint64_t count = 0, bytes = 0, sum_t = 0, want_t = 0;
+	lk_hblocks_foreach(t, b) {
+		count++;
+		bytes += b->size;
+		sum_t += b->t;
+	}
+	for (uint64_t n = 0; n < next; n++)
+		if (size_of[n])
+			want_t += n * 3;
+	return count == live_count && bytes == live_bytes && sum_t == want_t &&
+	       t->count == live_count && t->bytes == live_bytes;
+}
+
+int main(void)
+{
+	struct lk_hblocks t;
+	size_of = calloc(N, sizeof(*size_of));
+	ok(size_of && lk_hblocks_init(&t) == 0, "init");
+
+	/* a heap that grows: 200,000 blocks kept */
+	for (int i = 0; i < 200000; i++)
+		add(&t, 0);
+	ok(!bad && consistent(&t), "200,000 blocks kept: all found");
+	ok(t.ring_mask + 1 >= 200000 && t.old_count == 0,
+	   "the ring grew to hold them (%llu entries), none moved out",
+	   (unsigned long long)(t.ring_mask + 1));
+
+	/* churn: each allocation followed by a free, of a recent block (most
+	 * die young; 1 in 50 lives long) or, 1 in 50, of any block */
+	for (int i = 0; i < 1500000; i++) {
+		add(&t, 0);
+		uint64_t x = rnd();
+		if (x % 50 == 0)
+			take(&t, (x >> 8) % next);
+		else if ((x >> 8) % 50 != 0)
+			take(&t, next - 1 - (x >> 16) % 64);
+	}
+	ok(!bad && consistent(&t), "churn with long-lived blocks: all found (%zu in the old table)",
+	   t.old_count);
+	ok(t.old_count > 10000, "long-lived blocks moved out to the old table");
+
+	/* the first 100,000 freed in allocation order, then half of the rest */
+	for (uint64_t n = 0; n < 100000; n++)
+		take(&t, n);
+	for (uint64_t n = 100000; n < next; n++)
+		if (rnd() % 2)
+			take(&t, n);
+	ok(!bad && consistent(&t), "frees in order and at random");
+
+	/* numbers skipped, small and larger than the ring */
+	for (int i = 0; i < 1000; i++)
+		add(&t, rnd() % 4 == 0 ? rnd() % 100 : 0);
+	add(&t, (uint64_t)t.ring_mask + 12345);
+	for (int i = 0; i < 1000; i++)
+		add(&t, 0);
+	ok(!bad && consistent(&t), "numbers skipped (one gap longer than the ring)");
+
+	/* frees of blocks that are not live, or were never made */
+	for (uint64_t n = 0; n < 1000; n++)
+		take(&t, n);
+	struct lk_hblock b;
+	ok(!bad && lk_hblocks_take(&t, next, &b) == -1 && lk_hblocks_take(&t, next + 99999, &b) == -1,
+	   "a block not live, or not made yet, is not found");
+
+	/* everything freed */
+	for (uint64_t n = 0; n < next; n++)
+		take(&t, n);
+	ok(!bad && consistent(&t) && t.count == 0 && t.old_count == 0 && t.bytes == 0,
+	   "everything freed: empty");
+	ok(t.ring_mask + 1 <= 4 * peak_live, "ring of %llu entries for a peak of %llu live blocks",
+	   (unsigned long long)(t.ring_mask + 1), (unsigned long long)peak_live);
+	lk_hblocks_release(&t);
+	free(size_of);
+	return tap_done();
+}
