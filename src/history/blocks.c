@@ -8,6 +8,7 @@
 
 #define HUGE_PAGE (2u << 20)
 #define SPARSE_UPTO 65536u     /* slots (2 MiB) up to which the old table stays half empty */
+#define RING_RESERVE (1ull << 28)   /* ring entries reserved (6 GiB of address space) */
 
 /* Zeroed memory. 2 MiB or more is mapped on its own and asks for huge
  * pages: every lookup of a large table is a TLB miss otherwise. */
@@ -30,12 +31,29 @@ static void unzeroed(void *p, size_t size)
 		munmap(p, size);
 }
 
+/* The ring's address space, reserved once (pages are only made when
+ * touched), so that it grows in place: entries that move go to the upper
+ * half, nothing is copied to a new array. The most that can be reserved,
+ * down to what a ring needs at least. */
+static void reserve_ring(struct lk_hblocks *t)
+{
+	for (uint64_t n = RING_RESERVE; n >= LK_HBLOCKS_RING_MIN && !t->ring; n /= 4) {
+		void *p = mmap(NULL, n * sizeof(*t->ring), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			continue;
+		madvise(p, n * sizeof(*t->ring), MADV_HUGEPAGE);
+		t->ring = p;
+		t->ring_cap = n;
+	}
+}
+
 int lk_hblocks_init(struct lk_hblocks *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->old_cap = 1024;
 	t->ring_mask = LK_HBLOCKS_RING_MIN - 1;
-	t->ring = zeroed(LK_HBLOCKS_RING_MIN * sizeof(*t->ring));
+	reserve_ring(t);
 	t->old = zeroed(t->old_cap * sizeof(*t->old));
 	if (t->ring && t->old)
 		return 0;
@@ -45,7 +63,8 @@ int lk_hblocks_init(struct lk_hblocks *t)
 
 void lk_hblocks_release(struct lk_hblocks *t)
 {
-	unzeroed(t->ring, (t->ring_mask + 1) * sizeof(*t->ring));
+	if (t->ring)
+		munmap(t->ring, t->ring_cap * sizeof(*t->ring));
 	unzeroed(t->old, t->old_cap * sizeof(*t->old));
 	memset(t, 0, sizeof(*t));
 }
@@ -95,20 +114,18 @@ static uint64_t entry_number(const struct lk_hblocks *t, uint64_t r)
 	return m > last ? m - (t->ring_mask + 1) : m;
 }
 
-/* A ring twice as long, the live blocks at their new entries. */
-static int ring_grow(struct lk_hblocks *t)
+/* The ring twice as long, in place: a live block whose number's new bit
+ * is set moves to the upper half. */
+static void ring_grow(struct lk_hblocks *t)
 {
-	uint64_t mask = 2 * t->ring_mask + 1;
-	struct lk_hblock *ring = zeroed((mask + 1) * sizeof(*ring));
-	if (!ring)
-		return -ENOMEM;
-	for (uint64_t r = 0; r <= t->ring_mask; r++)
-		if (t->ring[r].flags & LK_HBLOCK_LIVE)
-			ring[entry_number(t, r) & mask] = t->ring[r];
-	unzeroed(t->ring, (t->ring_mask + 1) * sizeof(*t->ring));
-	t->ring = ring;
-	t->ring_mask = mask;
-	return 0;
+	uint64_t half = t->ring_mask + 1;
+	for (uint64_t r = 0; r < half; r++) {
+		if (t->ring[r].flags & LK_HBLOCK_LIVE && entry_number(t, r) & half) {
+			t->ring[r + half] = t->ring[r];
+			t->ring[r].flags = 0;
+		}
+	}
+	t->ring_mask = 2 * half - 1;
 }
 
 /* Ring entry r's live block moves to the old table. */
@@ -131,9 +148,9 @@ static int retire(struct lk_hblocks *t, uint64_t r)
 int lk_hblocks_make_room(struct lk_hblocks *t, uint64_t number)
 {
 	while (t->ring[number & t->ring_mask].flags & LK_HBLOCK_LIVE &&
-	       t->ring_count * 2 > t->ring_mask && number - t->next <= t->ring_mask)
-		if (ring_grow(t))
-			return -ENOMEM;
+	       t->ring_count * 2 > t->ring_mask && number - t->next <= t->ring_mask &&
+	       2 * (t->ring_mask + 1) <= t->ring_cap)
+		ring_grow(t);
 	uint64_t from = number - t->next <= t->ring_mask ? t->next : number - t->ring_mask;
 	for (uint64_t n = from; n <= number; n++)
 		if (t->ring[n & t->ring_mask].flags & LK_HBLOCK_LIVE && retire(t, n & t->ring_mask))

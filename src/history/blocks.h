@@ -8,12 +8,13 @@
  * indexed by number, where a free finds its block without a probe, and
  * near the blocks allocated and freed around it (most blocks die young;
  * many are freed in the order they were made). When a ring entry is
- * wanted again while its block is still live, the ring doubles if it is
- * at least half full (a heap that grows keeps its blocks in number
- * order), else the block moves to a hash table of old blocks. Memory: the
- * ring, 24 bytes an entry, at most 4 entries a live block (at least
- * 32,768 entries), and 32 bytes a slot of the old table, at least 2 slots
- * an old block up to 65,536 slots, 4 for 3 beyond.
+ * wanted again while its block is still live, the ring doubles (in
+ * place, in address space reserved at the start) if it is at least half
+ * full (a heap that grows keeps its blocks in number order), else the
+ * block moves to a hash table of old blocks. Memory: the ring, 24 bytes
+ * an entry, at most 4 entries a live block (at least 32,768 entries), and
+ * 32 bytes a slot of the old table, at least 2 slots an old block up to
+ * 65,536 slots, 4 for 3 beyond.
  */
 #ifndef LK_HISTORY_BLOCKS_H
 #define LK_HISTORY_BLOCKS_H
@@ -43,6 +44,7 @@ struct lk_hblock_old {
 struct lk_hblocks {
 	struct lk_hblock *ring;        /* entry n & ring_mask */
 	uint64_t ring_mask;            /* entries - 1 (a power of two) */
+	uint64_t ring_cap;             /* entries the ring may grow to */
 	size_t ring_count;             /* live blocks in the ring */
 	uint64_t next;                 /* numbers below have been allocated */
 	struct lk_hblock_old *old;

@@ -131,23 +131,24 @@ static int by_time(const void *pa, const void *pb)
 	return a->site < b->site ? -1 : a->site > b->site;
 }
 
-/* A bounded, evenly strided sample of the window's leaked blocks. */
-static int collect_candidates(struct lk_history *h)
+/* The leaked block b, the k-th of the window (from 0), into the bounded,
+ * evenly strided sample of them for the chart: every stride-th; when
+ * the sample is full, every other one goes and the stride doubles. */
+static void add_candidate(struct lk_history *h, const struct lk_hblock *b, uint64_t k,
+			  uint64_t *stride)
 {
-	uint64_t stride = h->win_count / LK_HISTORY_SCATTER + 1, k = 0;
-	size_t cap = (size_t)(h->win_count / stride + 1);
-	h->candidates = calloc(cap, sizeof(*h->candidates));
-	if (!h->candidates)
-		return -ENOMEM;
-	lk_hblocks_foreach(&h->blocks, b) {
-		if (b->site == LK_HBLOCK_NO_SITE || !(b->flags & LK_HBLOCK_IN_WINDOW))
-			continue;
-		if (k++ % stride == 0 && h->n_candidates < cap)
-			h->candidates[h->n_candidates++] =
-				(struct lk_hist_candidate){.t = b->t, .size = b->size, .site = b->site};
+	if (k % *stride)
+		return;
+	if (h->n_candidates == LK_HISTORY_SCATTER) {
+		for (size_t i = 0; i < LK_HISTORY_SCATTER / 2; i++)
+			h->candidates[i] = h->candidates[2 * i];
+		h->n_candidates = LK_HISTORY_SCATTER / 2;
+		*stride *= 2;
+		if (k % *stride)
+			return;
 	}
-	qsort(h->candidates, h->n_candidates, sizeof(*h->candidates), by_time);
-	return 0;
+	h->candidates[h->n_candidates++] =
+		(struct lk_hist_candidate){.t = b->t, .size = b->size, .site = b->site};
 }
 
 static int order_error(struct lk_history *h)
@@ -166,11 +167,16 @@ static int fire_to(struct lk_history *h, uint64_t t)
 		return order_error(h);
 	h->to_done = 1;
 	lk_sampler_finish(&h->sampler, t - h->origin);
+	h->candidates = calloc(LK_HISTORY_SCATTER, sizeof(*h->candidates));
+	if (!h->candidates)
+		return -ENOMEM;
+	uint64_t stride = 1;
 	lk_hblocks_foreach(&h->blocks, b) {
 		if (b->site == LK_HBLOCK_NO_SITE)
 			continue;
 		struct lk_hist_site *s = &h->sites[b->site];
 		if (b->flags & LK_HBLOCK_IN_WINDOW) {
+			add_candidate(h, b, h->win_count, &stride);
 			if (!s->win_count || b->t < s->win_first)
 				s->win_first = b->t;
 			if (!s->win_count || b->t > s->win_last)
@@ -184,7 +190,8 @@ static int fire_to(struct lk_history *h, uint64_t t)
 			s->kept_count++;
 		}
 	}
-	return collect_candidates(h);
+	qsort(h->candidates, h->n_candidates, sizeof(*h->candidates), by_time);
+	return 0;
 }
 
 /* Time points that fire before an event at time t. */

@@ -55,14 +55,17 @@ struct lk_hist_options {
 };
 
 struct lk_hist_site {
+	/* first what every event of the site touches, in one cache line */
+	uint64_t live_bytes, live_count;   /* now; after the read: at the end */
+	uint64_t allocs, bytes_allocated, frees, temporaries;
+	uint64_t changed;                  /* event serial of the last change */
+	uint64_t stamp;                    /* the history's stamp when last synced */
+	uint64_t peak_bytes, peak_count;   /* at the global peak */
 	uint32_t id;               /* stack id (0: allocations without a stack) */
 	uint64_t *addrs;           /* return addresses, innermost first */
 	size_t n_addrs;
 	struct lk_frame_text *frames;  /* symbolized (lk_history_read end); */
 	size_t n_frames;               /* strings belong to the symtab */
-	uint64_t allocs, bytes_allocated, frees, temporaries;
-	uint64_t live_bytes, live_count;   /* now; after the read: at the end */
-	uint64_t peak_bytes, peak_count;   /* at the global peak */
 	uint64_t from_bytes, from_count;   /* live at `from` */
 	uint64_t win_bytes, win_count;     /* allocated in [from, to], live at `to` */
 	uint64_t win_first, win_last;      /* their first and last allocation times */
@@ -70,8 +73,6 @@ struct lk_hist_site {
 	struct lk_band_stats stats;        /* of the timeline, bytes vs seconds */
 	double per_mark, per_mark_fit;     /* bytes per marker interval, R^2 */
 	/* internal state of the pass */
-	uint64_t changed;                  /* event serial of the last change */
-	uint64_t stamp;                    /* the history's stamp when last synced */
 	struct lk_series_buf series;
 	uint32_t marks_seen;
 	long double sy, sxy, syy;
