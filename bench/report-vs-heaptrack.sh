@@ -11,9 +11,9 @@
 #         peaks, allocators and temporaries, plus the leaks)
 # and prints median wall time, user CPU, user+system CPU, events/s (the
 # workload's allocations and frees, as counted by the report, per second of
-# user+system CPU) and peak RSS (GNU time), with the speed-up of report over
-# heaptrack_print in CPU time (wall time is not comparable on a shared
-# machine). Runs alternate between the readers, so that a change of the
+# user+system CPU) and peak RSS (bench/cputime.c: getrusage, microseconds),
+# with the speed-up of report over heaptrack_print in CPU time (wall time
+# is not comparable on a shared machine). Runs alternate between the readers, so that a change of the
 # machine's load falls on all of them; the load average is printed before
 # and after. Traces are kept in build/bench/rvh/ and reused; FRESH=1
 # records them again.
@@ -38,7 +38,7 @@ need() { # command debian-package
 	command -v "$1" > /dev/null 2>&1 || { say "no $1"; return 1; }
 }
 [ -x "$LEAKSCOPE" ] || { say "no leakscope at $LEAKSCOPE (run make)"; exit 1; }
-need /usr/bin/time time || exit 1
+cc -O2 -o "$OUT/cputime" bench/cputime.c || { say "cannot build bench/cputime.c"; exit 1; }
 need heaptrack_print heaptrack || exit 1
 HAVE_SQLITE=0; need sqlite3 sqlite3 && HAVE_SQLITE=1
 PY=
@@ -70,9 +70,8 @@ timed() {
 	json) set -- "$LEAKSCOPE" report --format json -o /dev/null "$OUT/$2.lstrace" ;;
 	heaptrack_print) set -- heaptrack_print -f "$OUT/$2.heaptrack.zst" -l 1 ;;
 	esac
-	/usr/bin/time -f '%e %U %S %M' -o "$OUT/time" "$@" > /dev/null 2> "$OUT/err"
-	status=$?
-	awk -v s=$status '{ printf "%s %.2f %s %d %s\n", $1, $2 + $3, $4, s, $2 }' "$OUT/time" | tail -n 1
+	"$OUT/cputime" "$OUT/time" "$@" > /dev/null 2> "$OUT/err"
+	awk '{ printf "%s %.4f %s %d %s\n", $1, $2 + $3, $4, $5, $2 }' "$OUT/time"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
@@ -107,7 +106,7 @@ while read -r w tool ev wall cpu kb bad user; do
 	hp=$(awk -v w="$w" '$1 == w && $2 == "heaptrack_print" { print $5 }' "$RESULTS")
 	awk -v w="$w" -v t="$tool" -v e="$ev" -v s="$wall" -v u="$user" -v c="$cpu" -v kb="$kb" -v h="$hp" -v bad="$bad" 'BEGIN {
 		if (bad != 0) { printf "%-9s | %-15s | exit %s\n", w, t, bad; exit }
-		printf "%-9s | %-15s | %10d | %8.3f | %8.2f | %8.2f | %7s | %11.0f | %8.1f\n", w, t, e, s, u, c,
+		printf "%-9s | %-15s | %10d | %8.4f | %8.4f | %8.4f | %7s | %11.0f | %8.1f\n", w, t, e, s, u, c,
 			(c > 0 ? sprintf("%.1f", h / c) : "-"), (c > 0 ? e / c : 0), kb / 1024 }'
 done < "$RESULTS"
 echo

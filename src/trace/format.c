@@ -1,51 +1,6 @@
-/*
- * format.c - CRC-32 and chunk headers of the trace format (format.h).
- *
- * The CRC is the reflected IEEE polynomial computed 8 bytes at a time
- * ("slicing by 8"), about 1.5 GB/s: checking a chunk costs little next to
- * decompressing it.
- */
-#include <pthread.h>
-
+/* format.c - chunk headers of the trace format (format.h). */
 #include "common/error.h"
 #include "trace/format.h"
-
-static uint32_t crc_table[8][256];
-static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
-
-static void crc_init(void)
-{
-	for (uint32_t i = 0; i < 256; i++) {
-		uint32_t c = i;
-		for (int k = 0; k < 8; k++)
-			c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-		crc_table[0][i] = c;
-	}
-	for (uint32_t i = 0; i < 256; i++)
-		for (int t = 1; t < 8; t++)
-			crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^
-				crc_table[0][crc_table[t - 1][i] & 0xff];
-}
-
-uint32_t lk_trace_crc32(uint32_t crc, const void *data, size_t n)
-{
-	const uint8_t *p = data;
-	pthread_once(&crc_once, crc_init);
-	crc = ~crc;
-	while (n >= 8) {
-		uint32_t a = lk_get_le32(p) ^ crc;
-		uint32_t b = lk_get_le32(p + 4);
-		crc = crc_table[7][a & 0xff] ^ crc_table[6][(a >> 8) & 0xff] ^
-		      crc_table[5][(a >> 16) & 0xff] ^ crc_table[4][a >> 24] ^
-		      crc_table[3][b & 0xff] ^ crc_table[2][(b >> 8) & 0xff] ^
-		      crc_table[1][(b >> 16) & 0xff] ^ crc_table[0][b >> 24];
-		p += 8;
-		n -= 8;
-	}
-	while (n--)
-		crc = crc_table[0][(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return ~crc;
-}
 
 void lk_trace_chunk_header_put(uint8_t out[LK_CHUNK_HEADER_SIZE],
 			       const struct lk_chunk_header *h)

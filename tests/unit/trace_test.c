@@ -861,6 +861,37 @@ static void test_size(void)
 	}
 }
 
+/* ---- the CRC ------------------------------------------------------------------ */
+
+static uint32_t crc_bitwise(uint32_t crc, const uint8_t *p, size_t n)
+{
+	crc = ~crc;
+	while (n--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = crc & 1 ? 0xEDB88320u ^ (crc >> 1) : crc >> 1;
+	}
+	return ~crc;
+}
+
+/* Every length to 1,100 at every alignment to 16, whole and in two
+ * pieces, against the CRC computed bit by bit; the check value. */
+static void test_crc(void)
+{
+	uint8_t buf[1200];
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)rnd();
+	int good = lk_trace_crc32(0, "123456789", 9) == 0xCBF43926u;
+	for (size_t off = 0; off < 16; off++)
+		for (size_t n = 0; n + off <= 1100; n++) {
+			uint32_t want = crc_bitwise(0, buf + off, n);
+			good &= lk_trace_crc32(0, buf + off, n) == want;
+			good &= lk_trace_crc32(lk_trace_crc32(0, buf + off, n / 3), buf + off + n / 3,
+					       n - n / 3) == want;
+		}
+	ok(good, "crc32: the check value, every length and alignment, in pieces");
+}
+
 /* ---- benchmark, seeds ------------------------------------------------------ */
 
 static double now(void)
@@ -935,6 +966,7 @@ int main(int argc, char **argv)
 		return write_seeds(argv[2]);
 	if (argc >= 2 && strcmp(argv[1], "--bench") == 0)
 		return bench(argc > 2 ? argv[2] : NULL);
+	test_crc();
 	test_all_types();
 	test_random();
 	test_truncation();
