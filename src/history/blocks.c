@@ -168,8 +168,6 @@ int lk_hblocks_take_old(struct lk_hblocks *t, uint64_t number, struct lk_hblock 
 	}
 	*out = t->old[i].b;
 	t->old_count--;
-	t->count--;
-	t->bytes -= out->size;
 	/* backward-shift deletion: pull later members of the run into the hole */
 	for (size_t j = (i + 1) & mask; t->old[j].number1; j = (j + 1) & mask) {
 		size_t h = home(t->old_cap, t->old[j].number1);

@@ -49,8 +49,6 @@ struct lk_hblocks {
 	uint64_t next;                 /* numbers below have been allocated */
 	struct lk_hblock_old *old;
 	size_t old_cap, old_count;     /* power of two; live old blocks */
-	size_t count;                  /* live blocks */
-	uint64_t bytes;
 };
 
 int lk_hblocks_init(struct lk_hblocks *t);
@@ -72,8 +70,6 @@ static inline int lk_hblocks_add(struct lk_hblocks *t, uint64_t number, const st
 	e->flags |= LK_HBLOCK_LIVE;
 	t->next = number + 1;
 	t->ring_count++;
-	t->count++;
-	t->bytes += b->size;
 	return 0;
 }
 
@@ -89,9 +85,13 @@ static inline int lk_hblocks_take(struct lk_hblocks *t, uint64_t number, struct 
 	*out = *e;
 	e->flags = 0;
 	t->ring_count--;
-	t->count--;
-	t->bytes -= out->size;
 	return 0;
+}
+
+/* Live blocks. */
+static inline size_t lk_hblocks_count(const struct lk_hblocks *t)
+{
+	return t->ring_count + t->old_count;
 }
 
 /* The live block after position *pos (start at 0), or NULL at the end. */

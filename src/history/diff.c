@@ -47,6 +47,9 @@ int lk_tdiff_within(const struct lk_history *h, struct lk_tdiff *d)
 		const struct lk_hist_site *s = &h->sites[i];
 		if (!s->from_count && !s->win_count)
 			continue;
+		int rc = lk_history_symbolize(h, s);
+		if (rc)
+			return rc;
 		d->rows[d->n_rows++] = (struct lk_tdiff_row){
 			.frames = s->frames, .n_frames = s->n_frames,
 			.site_a = s->id, .site_b = s->id,
@@ -105,6 +108,9 @@ static int collect(const struct lk_history *h, int side, struct keyed *v, size_t
 		const struct lk_hist_site *s = &h->sites[i];
 		if (!s->win_count)
 			continue;
+		int rc = lk_history_symbolize(h, s);
+		if (rc)
+			return rc;
 		if (!(v[*n].key = stack_key(s)))
 			return -ENOMEM;
 		v[*n].s = s;

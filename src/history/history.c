@@ -265,6 +265,7 @@ static int on_name(struct lk_history *h, uint64_t t, const char *text, int is_ma
  */
 struct hot {
 	uint64_t serial;           /* events so far, this one included */
+	uint64_t allocs, bytes_allocated, frees, live_bytes;
 	uint64_t peak_bytes, peak_serial, peak_t;
 	uint64_t stamp;            /* stamp_of(h) */
 	uint64_t edge;
@@ -285,7 +286,7 @@ static inline int in_filter(const struct lk_history *h, uint64_t size)
 
 static inline int total_touch(struct lk_history *h)
 {
-	return lk_series_catch_up(&h->sampler, &h->total_series, (double)h->blocks.bytes);
+	return lk_series_catch_up(&h->sampler, &h->total_series, (double)h->live_bytes);
 }
 
 /* The sampler's next edge: samples fall due when t > origin + due * delta. */
@@ -304,6 +305,10 @@ static inline uint64_t sampler_edge(const struct lk_history *h)
 static inline int hot_load(struct lk_history *h, struct hot *x)
 {
 	x->serial = h->serial;
+	x->allocs = h->allocs;
+	x->bytes_allocated = h->bytes_allocated;
+	x->frees = h->frees;
+	x->live_bytes = h->live_bytes;
 	x->peak_bytes = h->peak_bytes;
 	x->peak_serial = h->peak_serial;
 	x->peak_t = h->peak_t;
@@ -319,6 +324,10 @@ static inline void hot_store(struct lk_history *h, const struct hot *x)
 {
 	h->events += x->serial - h->serial;
 	h->serial = x->serial;
+	h->allocs = x->allocs;
+	h->bytes_allocated = x->bytes_allocated;
+	h->frees = x->frees;
+	h->live_bytes = x->live_bytes;
 	h->peak_bytes = x->peak_bytes;
 	h->peak_serial = x->peak_serial;
 	h->peak_t = x->peak_t;
@@ -363,13 +372,12 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint32_t tid, 
 {
 	struct lk_hblock b = {.size = size, .t = t, .flags = x->window,
 			      .site = !x->filter || in_filter(h, size) ? stack : LK_HBLOCK_NO_SITE};
-	h->allocs++;
-	h->bytes_allocated += size;
+	x->allocs++;
+	x->bytes_allocated += size;
+	x->live_bytes += size;
 	struct lk_hist_size_class *c = &h->sizes[lk_hist_size_class_of(size)];
 	c->allocs++;
 	c->bytes += size;
-	c->live_count++;
-	c->live_bytes += size;
 	int rc = lk_hblocks_add(&h->blocks, number, &b);
 	if (rc)
 		return rc;
@@ -384,8 +392,8 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint32_t tid, 
 		s->live_bytes += size;
 		s->live_count++;
 	}
-	if (h->blocks.bytes > x->peak_bytes) {
-		x->peak_bytes = h->blocks.bytes;
+	if (x->live_bytes > x->peak_bytes) {
+		x->peak_bytes = x->live_bytes;
 		x->peak_t = t;
 		x->peak_serial = x->serial;
 	}
@@ -399,9 +407,7 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint32_t tid, 
 HOT int block_gone(struct lk_history *h, struct hot *x, const struct lk_hblock *b, uint32_t tid,
 		   size_t ts, uint64_t number, int real_free)
 {
-	struct lk_hist_size_class *c = &h->sizes[lk_hist_size_class_of(b->size)];
-	c->live_count--;
-	c->live_bytes -= b->size;
+	x->live_bytes -= b->size;
 	if (b->site == LK_HBLOCK_NO_SITE)
 		return 0;
 	struct lk_hist_site *s = &h->sites[b->site];
@@ -425,7 +431,7 @@ HOT int on_free(struct lk_history *h, struct hot *x, uint32_t tid, size_t ts, ui
 	struct lk_hblock b;
 	if (lk_hblocks_take(&h->blocks, number, &b) != 0)
 		return 1;
-	h->frees++;
+	x->frees++;
 	return block_gone(h, x, &b, tid, ts, number, 1);
 }
 
@@ -587,6 +593,14 @@ static void per_mark(struct lk_hist_site *s, size_t m)
 		s->per_mark_fit = 1;
 }
 
+int lk_history_symbolize(const struct lk_history *h, const struct lk_hist_site *site)
+{
+	struct lk_hist_site *s = (struct lk_hist_site *)site;   /* the cache */
+	if (s->frames || !s->n_addrs)
+		return 0;
+	return lk_symtab_resolve(&h->symtab, s->addrs, s->n_addrs, &s->frames, &s->n_frames);
+}
+
 double *lk_history_site_values(const struct lk_history *h, size_t i)
 {
 	size_t n = h->sampler.due;
@@ -610,8 +624,13 @@ static int finish(struct lk_history *h)
 		return -ENOMEM;
 	for (size_t j = 0; j < n; j++)
 		h->times[j] = lk_history_seconds(h, h->origin + (uint64_t)j * h->sampler.delta);
-	h->final_bytes = h->blocks.bytes;
-	h->final_count = h->blocks.count;
+	h->final_bytes = h->live_bytes;
+	h->final_count = lk_hblocks_count(&h->blocks);
+	lk_hblocks_foreach(&h->blocks, b) {
+		struct lk_hist_size_class *c = &h->sizes[lk_hist_size_class_of(b->size)];
+		c->live_count++;
+		c->live_bytes += b->size;
+	}
 	for (size_t i = 0; i < h->n_sites; i++) {
 		struct lk_hist_site *s = &h->sites[i];
 		if (!s->allocs)
@@ -626,8 +645,6 @@ static int finish(struct lk_history *h)
 			lk_band_stats_compute(h->times, v, n, &s->stats);
 			free(v);
 		}
-		if ((rc = lk_symtab_resolve(&h->symtab, s->addrs, s->n_addrs, &s->frames, &s->n_frames)))
-			return rc;
 	}
 	return 0;
 }
@@ -734,7 +751,8 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 	const uint8_t *tids = ev->s[LK_EVS_TID], *stacks = ev->s[LK_EVS_STACK];
 	const uint8_t *sizes = ev->s[LK_EVS_SIZE], *refs = ev->s[LK_EVS_REF];
 	const uint8_t *data = ev->s[LK_EVS_DATA];
-	struct lk_trace_events_end end = {.allocs = 0};
+	struct lk_trace_events_end end = {.allocs = h->allocs, .frees = h->frees,
+					  .bytes_allocated = h->bytes_allocated};
 	struct threads th = {.n = 0};
 	struct hot x;
 	uint64_t t = ev->t_first, number = ev->allocs, guess = ev->allocs, v, stack, size;
@@ -777,8 +795,6 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 				BAD("stack id out of range");
 			if (!(rc = event_begin(h, &x, t)))
 				rc = on_alloc(h, &x, t, tid, ts, (uint32_t)stack, size, number++);
-			end.allocs++;
-			end.bytes_allocated += size;
 			break;
 		case LK_EVK_FREE:
 		case LK_EVK_FREE_NEXT:
@@ -788,7 +804,6 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 				BAD("free of an allocation not made yet");
 			if (!(rc = event_begin(h, &x, t)) && (rc = on_free(h, &x, tid, ts, guess++)) == 1)
 				BAD("free of a block freed before");
-			end.frees++;
 			break;
 		case LK_EVK_SAMPLE: case LK_EVK_MARK: case LK_EVK_SNAPSHOT:
 			hot_store(h, &x);
@@ -807,6 +822,9 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 	const uint8_t *stop[LK_EVS_COUNT] = {tags, times, tids, stacks, sizes, NULL, refs, data};
 	memcpy(end.s, stop, sizeof(stop));
 	end.t = t;
+	end.allocs = h->allocs - end.allocs;       /* the chunk's */
+	end.frees = h->frees - end.frees;
+	end.bytes_allocated = h->bytes_allocated - end.bytes_allocated;
 	return lk_trace_reader_events_done(rd, &end);
 }
 

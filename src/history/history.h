@@ -64,7 +64,7 @@ struct lk_hist_site {
 	uint32_t id;               /* stack id (0: allocations without a stack) */
 	uint64_t *addrs;           /* return addresses, innermost first */
 	size_t n_addrs;
-	struct lk_frame_text *frames;  /* symbolized (lk_history_read end); */
+	struct lk_frame_text *frames;  /* symbolized by lk_history_symbolize(), */
 	size_t n_frames;               /* strings belong to the symtab */
 	uint64_t from_bytes, from_count;   /* live at `from` */
 	uint64_t win_bytes, win_count;     /* allocated in [from, to], live at `to` */
@@ -124,6 +124,7 @@ struct lk_history {
 	uint64_t temporaries;
 	struct lk_hist_size_class sizes[LK_HIST_SIZE_CLASSES];
 	uint64_t t_end;            /* time of the last record read */
+	uint64_t live_bytes;       /* of the blocks live now */
 	uint64_t peak_bytes, peak_t, peak_serial;
 	uint64_t rss_peak, rss_peak_t, rss_now, n_samples_rss;
 	uint64_t final_bytes, final_count;
@@ -187,6 +188,11 @@ uint64_t lk_hist_site_amount(const struct lk_hist_site *s, enum lk_hist_key key)
  * limit is 0), which the caller frees. 0 or -ENOMEM. */
 int lk_history_rank(const struct lk_history *h, enum lk_hist_key key, size_t limit,
 		    size_t **idx, size_t *n);
+
+/* Symbolize site s (its frames and n_frames), once: the frames are a
+ * cache kept in the history, made when a report needs them (most sites of
+ * a large trace are never shown). 0 or -ENOMEM. */
+int lk_history_symbolize(const struct lk_history *h, const struct lk_hist_site *s);
 
 /* The live bytes of site i at each sample (h->sampler.due doubles, new
  * array), or NULL (no memory). */

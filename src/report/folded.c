@@ -49,13 +49,15 @@ int lk_history_write_folded(const struct lk_history *h, enum lk_hist_key key, FI
 	int rc = lk_history_rank(h, key, 0, &idx, &n);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct lk_hist_site *s = &h->sites[idx[i]];
+		if ((rc = lk_history_symbolize(h, s)))
+			break;
 		put_frames(out, s->frames, s->n_frames);
 		fprintf(out, " %" PRIu64 "\n", lk_hist_site_amount(s, key));
 	}
 	free(idx);
-	return ferror(out) ? -EIO : 0;
+	return rc ? rc : ferror(out) ? -EIO : 0;
 }
 
 void lk_leak_write_folded(const struct lk_run_result *r, FILE *out)

@@ -88,6 +88,9 @@ static int stacks(FILE *f, const struct lk_history *h, const size_t *idx, size_t
 				other[k] += v[k];
 			continue;
 		}
+		int err = lk_history_symbolize(h, s);
+		if (err)
+			return err;
 		fputs(written++ ? ",\n[" : "\n[", f);
 		values_json(f, v);
 		fputs(",[", f);

@@ -108,6 +108,8 @@ static int bands(struct lk_timeline *tl, const struct lk_history *h)
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct lk_hist_site *s = &h->sites[idx[i]];
 		struct lk_band *b = &tl->bands[tl->n_bands++];
+		if ((rc = lk_history_symbolize(h, s)))
+			break;
 		b->id = fmt("site %" PRIu32, s->id);
 		b->label = site_label(s);
 		b->values = lk_history_site_values(h, idx[i]);
@@ -205,9 +207,12 @@ static int extra(FILE *f, void *arg)
 	if (rc)
 		return rc;
 	uint32_t *rank = calloc(h->n_sites ? h->n_sites : 1, sizeof(*rank));
-	if (!rank) {
+	for (size_t i = 0; i < n && i < MAX_LEAKS && rank && !rc; i++)
+		rc = lk_history_symbolize(h, &h->sites[idx[i]]);
+	if (!rank || rc) {
+		free(rank);
 		free(idx);
-		return -ENOMEM;
+		return rc ? rc : -ENOMEM;
 	}
 	fputs(",\"leaks\":[", f);
 	for (size_t i = 0; i < n; i++) {

@@ -78,13 +78,15 @@ static int site_list(FILE *out, const struct lk_history *h, const char *name,
 	if (rc)
 		return rc;
 	fprintf(out, ",\n\"%s\":[", name);
-	for (size_t i = 0; i < n && (top <= 0 || i < (size_t)top); i++) {
+	for (size_t i = 0; i < n && (top <= 0 || i < (size_t)top) && rc == 0; i++) {
+		if ((rc = lk_history_symbolize(h, &h->sites[idx[i]])))
+			break;
 		fputs(i ? ",\n " : "\n ", out);
 		site_json(out, h, &h->sites[idx[i]], with_timeline);
 	}
 	fputs("]", out);
 	free(idx);
-	return 0;
+	return rc;
 }
 
 static void names(FILE *out, const char *key, const char *field,

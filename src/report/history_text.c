@@ -29,11 +29,14 @@ static int section(FILE *out, const struct lk_history *h, const char *title, enu
 	if (!n)
 		fputs("  none\n", out);
 	for (size_t i = 0; i < n && (top <= 0 || i < (size_t)top); i++) {
-		row(out, h, &h->sites[idx[i]]);
-		lk_text_frames(out, "      ", h->sites[idx[i]].frames, h->sites[idx[i]].n_frames);
+		const struct lk_hist_site *s = &h->sites[idx[i]];
+		if ((rc = lk_history_symbolize(h, s)))
+			break;
+		row(out, h, s);
+		lk_text_frames(out, "      ", s->frames, s->n_frames);
 	}
 	free(idx);
-	return 0;
+	return rc;
 }
 
 static void row_peak(FILE *out, const struct lk_history *h, const struct lk_hist_site *s)

@@ -73,7 +73,7 @@ static int consistent(const struct lk_hblocks *t)
 		if (size_of[n])
 			want_t += n * 3;
 	return count == live_count && bytes == live_bytes && sum_t == want_t &&
-	       t->count == live_count && t->bytes == live_bytes;
+	       lk_hblocks_count(t) == live_count;
 }
 
 int main(void)
@@ -130,7 +130,7 @@ int main(void)
 	/* everything freed */
 	for (uint64_t n = 0; n < next; n++)
 		take(&t, n);
-	ok(!bad && consistent(&t) && t.count == 0 && t.old_count == 0 && t.bytes == 0,
+	ok(!bad && consistent(&t) && lk_hblocks_count(&t) == 0 && t.old_count == 0,
 	   "everything freed: empty");
 	ok(t.ring_mask + 1 <= 4 * peak_live, "ring of %llu entries for a peak of %llu live blocks",
 	   (unsigned long long)(t.ring_mask + 1), (unsigned long long)peak_live);
