@@ -158,15 +158,15 @@ int lk_hblocks_make_room(struct lk_hblocks *t, uint64_t number)
 	return 0;
 }
 
-int lk_hblocks_take_old(struct lk_hblocks *t, uint64_t number, struct lk_hblock *out)
+const struct lk_hblock *lk_hblocks_take_old(struct lk_hblocks *t, uint64_t number)
 {
 	size_t mask = t->old_cap - 1, i = home(t->old_cap, number + 1);
 	while (t->old[i].number1 != number + 1) {
 		if (!t->old[i].number1)
-			return -1;
+			return NULL;
 		i = (i + 1) & mask;
 	}
-	*out = t->old[i].b;
+	t->taken = t->old[i].b;
 	t->old_count--;
 	/* backward-shift deletion: pull later members of the run into the hole */
 	for (size_t j = (i + 1) & mask; t->old[j].number1; j = (j + 1) & mask) {
@@ -177,7 +177,7 @@ int lk_hblocks_take_old(struct lk_hblocks *t, uint64_t number, struct lk_hblock 
 		}
 	}
 	t->old[i].number1 = 0;
-	return 0;
+	return &t->taken;
 }
 
 const struct lk_hblock *lk_hblocks_next(const struct lk_hblocks *t, size_t *pos)

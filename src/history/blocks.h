@@ -49,6 +49,7 @@ struct lk_hblocks {
 	uint64_t next;                 /* numbers below have been allocated */
 	struct lk_hblock_old *old;
 	size_t old_cap, old_count;     /* power of two; live old blocks */
+	struct lk_hblock taken;        /* the old block taken last */
 };
 
 int lk_hblocks_init(struct lk_hblocks *t);
@@ -56,7 +57,7 @@ void lk_hblocks_release(struct lk_hblocks *t);
 
 /* The slow paths of lk_hblocks_add and lk_hblocks_take. */
 int lk_hblocks_make_room(struct lk_hblocks *t, uint64_t number);
-int lk_hblocks_take_old(struct lk_hblocks *t, uint64_t number, struct lk_hblock *out);
+const struct lk_hblock *lk_hblocks_take_old(struct lk_hblocks *t, uint64_t number);
 
 /* Add the block of allocation `number` (at least t->next; numbers skipped
  * are allocations without a block). 0 or -ENOMEM. */
@@ -73,19 +74,18 @@ static inline int lk_hblocks_add(struct lk_hblocks *t, uint64_t number, const st
 	return 0;
 }
 
-/* Remove the block of allocation `number` into *out: 0, or -1 when it is
- * not live. */
-static inline int lk_hblocks_take(struct lk_hblocks *t, uint64_t number, struct lk_hblock *out)
+/* Remove the block of allocation `number`: the block (valid until the
+ * next call), or NULL when it is not live. */
+static inline const struct lk_hblock *lk_hblocks_take(struct lk_hblocks *t, uint64_t number)
 {
 	if (t->next - number - 1 > t->ring_mask)   /* older, or not made yet */
-		return lk_hblocks_take_old(t, number, out);
+		return lk_hblocks_take_old(t, number);
 	struct lk_hblock *e = &t->ring[number & t->ring_mask];
 	if (!(e->flags & LK_HBLOCK_LIVE))   /* moved out before the ring grew? */
-		return t->old_count ? lk_hblocks_take_old(t, number, out) : -1;
-	*out = *e;
+		return t->old_count ? lk_hblocks_take_old(t, number) : NULL;
 	e->flags = 0;
 	t->ring_count--;
-	return 0;
+	return e;
 }
 
 /* Live blocks. */

@@ -265,14 +265,22 @@ static int on_name(struct lk_history *h, uint64_t t, const char *text, int is_ma
  */
 struct hot {
 	uint64_t serial;           /* events so far, this one included */
-	uint64_t allocs, bytes_allocated, frees, live_bytes;
-	uint64_t peak_bytes, peak_serial, peak_t;
+	uint64_t live_bytes;
+	uint64_t peak_bytes, peak_serial;
 	uint64_t stamp;            /* stamp_of(h) */
 	uint64_t edge;
-	uint64_t t_end;
 	uint32_t window;           /* LK_HBLOCK_IN_WINDOW once the window started */
 	int filter;                /* a size filter is set */
 };
+
+/* Bytes allocated so far: the sum over the size classes. */
+static uint64_t bytes_allocated(const struct lk_history *h)
+{
+	uint64_t n = 0;
+	for (unsigned c = 0; c < LK_HIST_SIZE_CLASSES; c++)
+		n += h->sizes[c].bytes;
+	return n;
+}
 
 static inline size_t thread_slot(uint32_t tid)
 {
@@ -305,33 +313,26 @@ static inline uint64_t sampler_edge(const struct lk_history *h)
 static inline int hot_load(struct lk_history *h, struct hot *x)
 {
 	x->serial = h->serial;
-	x->allocs = h->allocs;
-	x->bytes_allocated = h->bytes_allocated;
-	x->frees = h->frees;
 	x->live_bytes = h->live_bytes;
 	x->peak_bytes = h->peak_bytes;
 	x->peak_serial = h->peak_serial;
-	x->peak_t = h->peak_t;
 	x->stamp = stamp_of(h);
 	x->edge = sampler_edge(h);
-	x->t_end = h->t_end;
 	x->window = h->from_done ? LK_HBLOCK_IN_WINDOW : 0;
 	x->filter = h->opt.size_min || h->opt.size_max;
 	return total_touch(h);
 }
 
-static inline void hot_store(struct lk_history *h, const struct hot *x)
+/* t: the time of the latest event. */
+static inline void hot_store(struct lk_history *h, const struct hot *x, uint64_t t)
 {
 	h->events += x->serial - h->serial;
 	h->serial = x->serial;
-	h->allocs = x->allocs;
-	h->bytes_allocated = x->bytes_allocated;
-	h->frees = x->frees;
 	h->live_bytes = x->live_bytes;
 	h->peak_bytes = x->peak_bytes;
 	h->peak_serial = x->peak_serial;
-	h->peak_t = x->peak_t;
-	h->t_end = x->t_end;
+	if (t > h->t_end)
+		h->t_end = t;
 }
 
 /* An event at time t past the edge (with the history up to date): the
@@ -356,12 +357,11 @@ static int slow_begin(struct lk_history *h, uint64_t t)
 HOT int event_begin(struct lk_history *h, struct hot *x, uint64_t t)
 {
 	if (t > x->edge) {
-		hot_store(h, x);
+		hot_store(h, x, t);
 		int rc = slow_begin(h, t);
 		return rc ? rc : hot_load(h, x);
 	}
 	x->serial++;
-	x->t_end = t;
 	return 0;
 }
 
@@ -372,8 +372,6 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint32_t tid, 
 {
 	struct lk_hblock b = {.size = size, .t = t, .flags = x->window,
 			      .site = !x->filter || in_filter(h, size) ? stack : LK_HBLOCK_NO_SITE};
-	x->allocs++;
-	x->bytes_allocated += size;
 	x->live_bytes += size;
 	struct lk_hist_size_class *c = &h->sizes[lk_hist_size_class_of(size)];
 	c->allocs++;
@@ -394,7 +392,7 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint32_t tid, 
 	}
 	if (x->live_bytes > x->peak_bytes) {
 		x->peak_bytes = x->live_bytes;
-		x->peak_t = t;
+		h->peak_t = t;
 		x->peak_serial = x->serial;
 	}
 	return 0;
@@ -428,11 +426,8 @@ HOT int block_gone(struct lk_history *h, struct hot *x, const struct lk_hblock *
  * an error. */
 HOT int on_free(struct lk_history *h, struct hot *x, uint32_t tid, size_t ts, uint64_t number)
 {
-	struct lk_hblock b;
-	if (lk_hblocks_take(&h->blocks, number, &b) != 0)
-		return 1;
-	x->frees++;
-	return block_gone(h, x, &b, tid, ts, number, 1);
+	const struct lk_hblock *b = lk_hblocks_take(&h->blocks, number);
+	return b ? block_gone(h, x, b, tid, ts, number, 1) : 1;
 }
 
 static int on_sample(struct lk_history *h, uint64_t t, uint64_t rss)
@@ -467,7 +462,7 @@ static int on_stack(struct lk_history *h, const struct lk_trace_record *r)
 static int event_record(struct lk_history *h, const struct lk_trace_record *r)
 {
 	struct hot x;
-	struct lk_hblock old;
+	const struct lk_hblock *old;
 	size_t ts = thread_slot(r->tid);
 	int rc = hot_load(h, &x);
 	if (rc || (rc = event_begin(h, &x, r->t)))
@@ -476,9 +471,9 @@ static int event_record(struct lk_history *h, const struct lk_trace_record *r)
 	case LK_TRACE_ALLOC:
 		if (!r->addr)
 			break;
-		if (r->replaces && lk_hblocks_take(&h->blocks, r->replaces - 1, &old) == 0) {
+		if (r->replaces && (old = lk_hblocks_take(&h->blocks, r->replaces - 1))) {
 			h->lost_frees++;   /* its free was not recorded */
-			if ((rc = block_gone(h, &x, &old, r->tid, ts, r->replaces - 1, 0)))
+			if ((rc = block_gone(h, &x, old, r->tid, ts, r->replaces - 1, 0)))
 				return rc;
 		}
 		if ((rc = ensure_site(h, r->stack)) ||
@@ -493,12 +488,12 @@ static int event_record(struct lk_history *h, const struct lk_trace_record *r)
 			return rc;
 		break;
 	default:
-		hot_store(h, &x);
+		hot_store(h, &x, r->t);
 		if (r->type == LK_TRACE_SAMPLE)
 			return on_sample(h, r->t, r->rss);
 		return on_name(h, r->t, r->text, r->type == LK_TRACE_MARK);
 	}
-	hot_store(h, &x);
+	hot_store(h, &x, r->t);
 	return 0;
 }
 
@@ -626,6 +621,11 @@ static int finish(struct lk_history *h)
 		h->times[j] = lk_history_seconds(h, h->origin + (uint64_t)j * h->sampler.delta);
 	h->final_bytes = h->live_bytes;
 	h->final_count = lk_hblocks_count(&h->blocks);
+	/* every block added is live now, freed, or was replaced (lost frees) */
+	for (unsigned c = 0; c < LK_HIST_SIZE_CLASSES; c++)
+		h->allocs += h->sizes[c].allocs;
+	h->bytes_allocated = bytes_allocated(h);
+	h->frees = h->allocs - h->final_count - h->lost_frees;
 	lk_hblocks_foreach(&h->blocks, b) {
 		struct lk_hist_size_class *c = &h->sizes[lk_hist_size_class_of(b->size)];
 		c->live_count++;
@@ -751,8 +751,8 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 	const uint8_t *tids = ev->s[LK_EVS_TID], *stacks = ev->s[LK_EVS_STACK];
 	const uint8_t *sizes = ev->s[LK_EVS_SIZE], *refs = ev->s[LK_EVS_REF];
 	const uint8_t *data = ev->s[LK_EVS_DATA];
-	struct lk_trace_events_end end = {.allocs = h->allocs, .frees = h->frees,
-					  .bytes_allocated = h->bytes_allocated};
+	struct lk_trace_events_end end;
+	uint64_t others = 0, bytes_before = bytes_allocated(h);
 	struct threads th = {.n = 0};
 	struct hot x;
 	uint64_t t = ev->t_first, number = ev->allocs, guess = ev->allocs, v, stack, size;
@@ -806,9 +806,10 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 				BAD("free of a block freed before");
 			break;
 		case LK_EVK_SAMPLE: case LK_EVK_MARK: case LK_EVK_SNAPSHOT:
-			hot_store(h, &x);
+			hot_store(h, &x, t);
 			if (!(rc = walk_other(h, kind, t, &data, ev->e[LK_EVS_DATA], rd, k)))
 				rc = hot_load(h, &x);
+			others++;
 			break;
 		default:
 			BAD("unknown event kind");
@@ -816,15 +817,15 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 		if (!rc && (x.serial & (PROGRESS_EVERY - 1)) == 0 && h->opt.progress)
 			h->opt.progress(h->opt.progress_arg);
 	}
-	hot_store(h, &x);
+	hot_store(h, &x, t);
 	if (rc)
 		return rc;
 	const uint8_t *stop[LK_EVS_COUNT] = {tags, times, tids, stacks, sizes, NULL, refs, data};
 	memcpy(end.s, stop, sizeof(stop));
 	end.t = t;
-	end.allocs = h->allocs - end.allocs;       /* the chunk's */
-	end.frees = h->frees - end.frees;
-	end.bytes_allocated = h->bytes_allocated - end.bytes_allocated;
+	end.allocs = number - ev->allocs;       /* the chunk's */
+	end.frees = ev->count - end.allocs - others;
+	end.bytes_allocated = bytes_allocated(h) - bytes_before;
 	return lk_trace_reader_events_done(rd, &end);
 }
 
