@@ -49,7 +49,8 @@ struct lk_hist_options {
 	int from_after;            /* from at time X: after the events at X (diff) */
 	uint64_t size_min, size_max;   /* blocks of these sizes; 0, 0 = all */
 	int stop_at_to;            /* stop reading once `to` is reached */
-	void (*progress)(void *arg);   /* called every 2^16 records (may be NULL) */
+	void (*progress)(void *arg);   /* called after each EVENTS chunk (version 2)
+					* or every 2^16 records (may be NULL) */
 	void *progress_arg;
 	int reader_flags;          /* LK_TRACE_NOVERIFY for fuzzing, else 0 */
 };

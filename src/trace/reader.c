@@ -553,6 +553,8 @@ static int open_streams_v2(struct lk_trace_reader *r)
 	}
 	if (total > LK_CHUNK_RAW_MAX)
 		return bad(r, "streams larger than the limit");
+	if (raw[LK_EVS_TAG] != r->ch.count)
+		return bad(r, "not one tag an event");
 	if (grow(&r->raw, &r->raw_cap, total ? total : 1))
 		return r->err = -ENOMEM;
 	uint8_t *dst = r->raw;

@@ -52,7 +52,7 @@ int lk_trace_reader_next(struct lk_trace_reader *r, struct lk_trace_record *rec)
  * lk_trace_reader_next_chunk() is lk_trace_reader_next() but for the
  * EVENTS chunks of a version 2 trace, which it returns whole (2, with *ev
  * set): the streams decoded, but ADDR (the records of 1.0 chunks come one
- * by one as before). The caller decodes the events (format.h), checking
+ * by one as before), the TAG stream one byte an event. The caller decodes the events (format.h), checking
  * what indexes its own memory (stack ids against n_stacks, frees against
  * the allocations so far); lk_trace_reader_events_bad() turns what it
  * finds wrong into the reader's error. At the end of the chunk it calls
