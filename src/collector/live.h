@@ -1,6 +1,6 @@
 /*
  * live.h - the live-block table of one process: address -> size, stack,
- * ring position of the allocation. Open addressing with linear probing and
+ * thread, flags. Open addressing with linear probing and
  * backward-shift deletion (no tombstones), so its memory follows the number
  * of live blocks, never the number of events.
  */
@@ -13,7 +13,8 @@
 struct lk_block {
 	uint64_t addr;   /* 0 = empty slot */
 	uint64_t size;
-	uint64_t seq;    /* ring position of the allocation, | LK_BLOCK_* flags */
+	uint64_t seq;    /* LK_BLOCK_* flags | a recording's number of the block's
+			  * allocation in its trace (with LK_BLOCK_TRACED) */
 	uint32_t stack;
 	uint32_t tid;
 };
@@ -24,6 +25,7 @@ struct lk_block {
  * free is written too. */
 #define LK_BLOCK_TRACED (1ULL << 62)
 #define LK_BLOCK_FLAGS (LK_BLOCK_IGNORED | LK_BLOCK_TRACED)
+#define LK_BLOCK_NUMBER(seq) ((seq) & ~LK_BLOCK_FLAGS)
 
 struct lk_live {
 	struct lk_block *slots;

@@ -194,7 +194,7 @@ static void notify(struct lk_session *s, const struct lk_slot *e, uint64_t pos,
 
 static void apply_alloc(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 {
-	struct lk_block b = {.addr = e->addr, .size = LK_EV_SIZE(e->kind_size), .seq = pos,
+	struct lk_block b = {.addr = e->addr, .size = LK_EV_SIZE(e->kind_size),
 			     .stack = e->stack, .tid = e->tid};
 	if (!b.addr)
 		return;

@@ -756,6 +756,7 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 	struct threads th = {.n = 0};
 	struct hot x;
 	uint64_t t = ev->t_first, number = ev->allocs, guess = ev->allocs, v, stack, size;
+	uint64_t last = t;          /* time of the last event processed */
 	uint32_t tid = 0;
 	size_t ts = 0;
 	int rc = hot_load(h, &x);
@@ -764,6 +765,7 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 	for (uint32_t k = 0; rc == 0 && k < ev->count; k++) {
 		unsigned tag = *tags++, kind = LK_TAG_KIND(tag), code = LK_TAG_THREAD(tag);
 		uint64_t dt = LK_TAG_DT(tag);
+		last = t;
 		if (dt == LK_TAG_DT_VARINT) {
 			NEXT(times, LK_EVS_TIME, v);
 			if ((dt = v + LK_TAG_DT_VARINT) < v || t + dt < t)
@@ -814,7 +816,7 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 			BAD("unknown event kind");
 		}
 	}
-	hot_store(h, &x, t);
+	hot_store(h, &x, rc == 1 ? last : t);    /* 1: the event at t stopped the reading */
 	if (h->opt.progress)
 		h->opt.progress(h->opt.progress_arg);
 	if (rc)

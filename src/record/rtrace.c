@@ -92,7 +92,7 @@ int lk_rtrace_open(struct lk_rtrace **out, struct lk_session *s, const char *pat
 		.cmdline_len = cmd ? len : strnlen(s->comm, sizeof(s->comm)),
 		.tick_ns = TICK_NS, .clock_res_ns = cfg->period_ms * 1000000u,
 	};
-	struct lk_trace_writer_options wo = {.level = cfg->level};
+	struct lk_trace_writer_options wo = {.level = cfg->level, .numbered = 1};
 	t->t0 = lk_rtrace_mono_ns();
 	meta.start_ns = real_ns();
 	int rc = lk_trace_writer_open(path, &meta, &wo, &t->w);
@@ -210,20 +210,23 @@ static void put_alloc(struct lk_rtrace *t, uint32_t tid, struct lk_block *b)
 	uint32_t stack = map_stack(t, b->stack);
 	if (!t->w)
 		return;
+	uint64_t number = lk_trace_writer_allocs(t->w);
 	int rc = lk_trace_write_alloc(t->w, t->now, tid, b->addr, b->size, stack);
 	if (rc) {
 		fail(t, rc);
 		return;
 	}
-	b->seq |= LK_BLOCK_TRACED;
+	b->seq = (b->seq & LK_BLOCK_IGNORED) | LK_BLOCK_TRACED | number;
 	t->events++;
 	t->allocs++;
 	t->t_last = t->now;
 }
 
-static void put_free(struct lk_rtrace *t, uint32_t tid, uint64_t addr)
+/* The free of block b, which the trace holds (LK_BLOCK_TRACED). */
+static void put_free(struct lk_rtrace *t, uint32_t tid, const struct lk_block *b)
 {
-	int rc = lk_trace_write_free(t->w, t->now, tid, addr);
+	int rc = lk_trace_write_free_number(t->w, t->now, tid, LK_BLOCK_NUMBER(b->seq), b->addr,
+					    b->size);
 	if (rc) {
 		fail(t, rc);
 		return;
@@ -241,7 +244,7 @@ void lk_rtrace_event(struct lk_rtrace *t, const struct lk_session_event *ev)
 	switch (ev->kind) {
 	case LK_EV_ALLOC:
 		if (ev->replaced && (ev->replaced->seq & LK_BLOCK_TRACED))
-			put_free(t, ev->tid, ev->addr);   /* its free was missed */
+			put_free(t, ev->tid, ev->replaced);   /* its free was missed */
 		if (b && t->window && t->w)
 			put_alloc(t, ev->tid, b);
 		break;
@@ -250,7 +253,7 @@ void lk_rtrace_event(struct lk_rtrace *t, const struct lk_session_event *ev)
 		/* Only blocks the trace has: a reader never sees an unknown free.
 		 * A realloc that fails later brings the block back (UNDO). */
 		if (b && (b->seq & LK_BLOCK_TRACED))
-			put_free(t, ev->tid, ev->addr);
+			put_free(t, ev->tid, b);
 		break;
 	case LK_EV_REALLOC_UNDO:
 		if (b && (b->seq & LK_BLOCK_TRACED)) {

@@ -6,7 +6,8 @@
  * receives the chunks of one flush, so that each flush is one write().
  * Events are coded against the model of model.h, which the reader keeps
  * too, and restarts with each chunk; the live blocks (livemap.h) give a
- * free the number of the allocation it ends, and that allocation's size.
+ * free the number of the allocation it ends, and that allocation's size,
+ * unless the caller keeps the numbers itself (a numbered writer).
  * Never prints.
  */
 #include <errno.h>
@@ -32,7 +33,7 @@ struct buf {
 
 struct lk_trace_writer {
 	int fd, own_fd;
-	int level, stored;
+	int level, stored, numbered;
 	int err;                  /* first failure, sticky */
 	uint64_t offset;          /* bytes in the file */
 	uint32_t seq;             /* next chunk's sequence number */
@@ -263,6 +264,7 @@ int lk_trace_writer_fdopen(int fd, const struct lk_trace_meta *meta,
 	w->fd = fd;
 	w->level = opt && opt->level > 0 ? opt->level : 1;
 	w->stored = opt ? opt->stored : 0;
+	w->numbered = opt ? opt->numbered : 0;
 	w->cctx = ZSTD_createCCtx();
 	w->m = malloc(sizeof(*w->m));
 	int nomem = !w->cctx || !w->m || lk_livemap_init(&w->live);
@@ -394,12 +396,12 @@ int lk_trace_write_alloc(struct lk_trace_writer *w, uint64_t t, uint32_t tid,
 		return lk_error_set(-EINVAL, "stack %u is not defined", stack);
 	if (!addr)
 		return 0;                 /* a failed allocation */
-	struct lk_livemap_entry *e = lk_livemap_get(&w->live, addr);
+	struct lk_livemap_entry *e = w->numbered ? NULL : lk_livemap_get(&w->live, addr);
 	if (e) {                          /* its free was missed: it is gone */
 		put_free(w, t, tid, e->a, addr, e->b);
 		e->a = w->tot.allocs;
 		e->b = size;
-	} else if (lk_livemap_put(&w->live, addr, w->tot.allocs, size)) {
+	} else if (!w->numbered && lk_livemap_put(&w->live, addr, w->tot.allocs, size)) {
 		return fail(w, -ENOMEM);
 	}
 	struct lk_trace_thread *th = ev_head(w, LK_EVK_ALLOC, t, 1, tid);
@@ -413,11 +415,31 @@ int lk_trace_write_alloc(struct lk_trace_writer *w, uint64_t t, uint32_t tid,
 	return 0;
 }
 
+int lk_trace_write_free_number(struct lk_trace_writer *w, uint64_t t, uint32_t tid,
+			       uint64_t number, uint64_t addr, uint64_t size)
+{
+	int rc = ev_room(w);
+	if (rc)
+		return rc;
+	if (!w->numbered || number >= w->tot.allocs)
+		return lk_error_set(-EINVAL, "free of allocation %llu (%llu made)",
+				    (unsigned long long)number, (unsigned long long)w->tot.allocs);
+	put_free(w, t, tid, number, addr, size);
+	return 0;
+}
+
+uint64_t lk_trace_writer_allocs(const struct lk_trace_writer *w)
+{
+	return w->tot.allocs;
+}
+
 int lk_trace_write_free(struct lk_trace_writer *w, uint64_t t, uint32_t tid, uint64_t addr)
 {
 	int rc = ev_room(w);
 	if (rc)
 		return rc;
+	if (w->numbered)
+		return lk_error_set(-EINVAL, "free by address on a numbered writer");
 	uint64_t serial, size;
 	if (lk_livemap_del(&w->live, addr, &serial, &size))
 		return 0;                 /* not a block of the trace */

@@ -25,6 +25,9 @@ struct lk_trace_writer;
 struct lk_trace_writer_options {
 	int level;        /* zstd level; 0 = 1 */
 	int stored;       /* 1: do not compress (tests, fuzz seeds) */
+	int numbered;     /* 1: the caller keeps the number of each live block
+			   * (lk_trace_writer_allocs) and frees by number; the
+			   * writer keeps no table of addresses */
 };
 
 /* Create path (truncating it) and write the file header. opt may be NULL. */
@@ -43,6 +46,13 @@ int lk_trace_write_alloc(struct lk_trace_writer *w, uint64_t t, uint32_t tid,
 			 uint64_t addr, uint64_t size, uint32_t stack);
 int lk_trace_write_free(struct lk_trace_writer *w, uint64_t t, uint32_t tid,
 			uint64_t addr);
+/* A writer opened `numbered` frees live allocation `number` (of address
+ * addr and that size), which the caller must know to be live; -EINVAL for
+ * a number not given yet or a writer not numbered. */
+int lk_trace_write_free_number(struct lk_trace_writer *w, uint64_t t, uint32_t tid,
+			       uint64_t number, uint64_t addr, uint64_t size);
+/* The number the next allocation written will have: allocations written. */
+uint64_t lk_trace_writer_allocs(const struct lk_trace_writer *w);
 /* text longer than LK_TRACE_TEXT_MAX bytes is cut there. */
 int lk_trace_write_mark(struct lk_trace_writer *w, uint64_t t, uint32_t tid,
 			const char *text);

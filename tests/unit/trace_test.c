@@ -405,6 +405,53 @@ static void test_random(void)
 	free(v.e);
 }
 
+/* A numbered writer (the recorder's): frees given by allocation number,
+ * read back with their address, size and number. */
+static void test_numbered(void)
+{
+	enum { N = 20000 };
+	static uint64_t addr_of[N], size_of[N];
+	static int live[N];
+	FILE *f = tmpfile();
+	struct lk_trace_writer *w;
+	struct lk_trace_writer_options o = {.numbered = 1};
+	int rc = lk_trace_writer_fdopen(fileno(f), &test_meta, &o, &w), good = 1;
+	struct evs v = {0};
+	uint64_t made = 0;
+	for (int i = 0; rc == 0 && i < 3 * N / 2; i++) {
+		uint64_t x = rnd(), t = (uint64_t)i;
+		if (made < N && (x % 3 || made == 0)) {
+			uint64_t n = lk_trace_writer_allocs(w);
+			good &= n == made;
+			addr_of[n] = 0x10000 + 64 * (x >> 40 & 0xffff);   /* reused at random */
+			size_of[n] = 1 + (x >> 8) % 999;
+			live[n] = 1;
+			rc = lk_trace_write_alloc(w, t, 7, addr_of[n], size_of[n], 0);
+			push(&v, (struct ev){LK_TRACE_ALLOC, t, 7, 0, addr_of[n], size_of[n], .serial = n});
+			made++;
+		} else {
+			uint64_t n = (x >> 20) % made;
+			if (!live[n])
+				continue;
+			live[n] = 0;
+			rc = lk_trace_write_free_number(w, t, 8, n, addr_of[n], size_of[n]);
+			push(&v, (struct ev){LK_TRACE_FREE, t, 8, 0, addr_of[n], size_of[n], .serial = n});
+		}
+	}
+	good &= lk_trace_write_free_number(w, 0, 8, made, 1, 1) == -EINVAL &&
+		lk_trace_write_free(w, 0, 8, addr_of[0]) == -EINVAL;
+	rc = rc ? rc : lk_trace_writer_close(w);
+	size_t n, k;
+	uint8_t *b = slurp(f, &n);
+	fclose(f);
+	int got = read_events(b, n, &v, &k, 0, NULL);
+	ok(rc == 0 && good && got == 0 && k == v.n,
+	   "numbered writer: %zu of %zu events back with their numbers (%s)", k, v.n,
+	   got ? lk_error_detail() : "");
+	free(b);
+	free(v.e);
+}
+
 /* ---- truncation and corruption ------------------------------------------ */
 
 /* A trace of a few chunks: events flushed every few records. */
@@ -969,6 +1016,7 @@ int main(int argc, char **argv)
 	test_crc();
 	test_all_types();
 	test_random();
+	test_numbered();
 	test_truncation();
 	test_corruption();
 	test_versions();
