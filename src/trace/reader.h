@@ -51,16 +51,16 @@ int lk_trace_reader_next(struct lk_trace_reader *r, struct lk_trace_record *rec)
  * Bulk reading, for analyses that walk the events themselves (history/):
  * lk_trace_reader_next_chunk() is lk_trace_reader_next() but for the
  * EVENTS chunks of a version 2 trace, which it returns whole (2, with *ev
- * set): the streams decoded, but ADDR (the records of 1.0 chunks come one
- * by one as before), the TAG stream one byte an event. The caller decodes the events (format.h), checking
- * what indexes its own memory (stack ids against n_stacks, frees against
- * the allocations so far); lk_trace_reader_events_bad() turns what it
- * finds wrong into the reader's error. At the end of the chunk it calls
+ * set): the streams decoded, but ADDR, the TAG stream one byte an event
+ * (the records of 1.0 chunks come one by one as before). The caller
+ * decodes the events (format.h), checking what indexes its own memory
+ * (stack ids against n_stacks, frees against the allocations so far);
+ * lk_trace_reader_events_bad() turns what it finds wrong into the
+ * reader's error. At the end of the chunk it calls
  * lk_trace_reader_events_done() with where each stream's reading stopped
  * and what it counted, which the reader checks (every stream used up, the
  * last time) and adds to the totals the END record is checked against.
- * Free records carry no address in bulk mode. Use one way or the other on
- * a reader, not both.
+ * Use one way or the other on a reader, not both.
  */
 struct lk_trace_events {
 	const uint8_t *s[LK_EVS_COUNT], *e[LK_EVS_COUNT];  /* streams; ADDR: NULL */

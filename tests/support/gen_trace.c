@@ -168,7 +168,8 @@ static int copy_record(struct lk_trace_writer *w, const struct lk_trace_record *
 	case LK_TRACE_SAMPLE: return lk_trace_write_sample(w, r->t, r->rss, r->live_bytes, r->live_blocks);
 	case LK_TRACE_STACK: return lk_trace_write_stack(w, r->stack, r->frames, r->n_frames);
 	case LK_TRACE_MODULE: return lk_trace_write_module(w, r->module);
-	case LK_TRACE_SYMBOL: return lk_trace_write_symbol(w, r->addr, r->module_id, r->symbol, r->n_symbol);
+	case LK_TRACE_SYMBOL:
+		return lk_trace_write_symbol(w, r->addr, r->module_id, r->symbol, r->n_symbol);
 	default: return 0;
 	}
 }
