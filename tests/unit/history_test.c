@@ -6,7 +6,8 @@
  * allocations, an exact diff between two snapshots, timeline samples
  * across many doublings of the sampling interval, bytes per marker of a
  * site that grows by a fixed amount per marker, a truncated trace, a
- * damaged one and an unknown point name.
+ * damaged one (a flipped byte; a block freed twice) and an unknown point
+ * name.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -343,6 +344,22 @@ static void test_damage(const char *path, const char *cut)
 	fclose(in);
 	rc = read_trace(cut, &opt, &h);
 	ok(rc == LK_EFORMAT, "a flipped byte: %s", lk_error_detail());
+	lk_history_release(&h);
+
+	/* checksums right, events wrong: a block freed twice (a numbered
+	 * writer trusts its caller) */
+	struct lk_trace_writer_options o = {.numbered = 1};
+	struct lk_trace_meta meta = {.pid = 1, .tick_ns = 1000};
+	gen_check(lk_trace_writer_open(cut, &meta, &o, &w), "open");
+	for (int i = 0; i < 10; i++)
+		lk_trace_write_alloc(w, 10 + i, 1, 0x1000 + 0x100ull * i, 10, 0);
+	lk_trace_write_free_number(w, 30, 1, 3, 0x1300, 10);
+	lk_trace_write_free_number(w, 31, 1, 3, 0x1300, 10);
+	gen_check(lk_trace_writer_close(w), "close");
+	rc = read_trace(cut, &opt, &h);
+	ok(rc == LK_EFORMAT && strstr(lk_error_detail(), "free of a block freed before in record 11 "
+					"of the EVENTS chunk 0"), "a block freed twice: %s",
+	   rc ? lk_error_detail() : "no error");
 	lk_history_release(&h);
 }
 
