@@ -62,52 +62,39 @@ void lk_band_stats_compute(const double *t, const double *v, size_t n,
 	*out = (struct lk_band_stats){0};
 	if (n == 0)
 		return;
-	double peak = v[0], sum = 0, area = 0;
-	for (size_t i = 0; i < n; i++) {
+	/* first pass: peak, sums, the trapezoids' area (twice) */
+	double peak = v[0], sum = v[0], tsum = t[0], area2 = 0;
+	for (size_t i = 1; i < n; i++) {
 		if (v[i] > peak)
 			peak = v[i];
 		sum += v[i];
-		if (i > 0)
-			area += (t[i] - t[i - 1]) * (v[i] + v[i - 1]) / 2;
+		tsum += t[i];
+		area2 += (t[i] - t[i - 1]) * (v[i] + v[i - 1]);
 	}
+	double area = area2 / 2, span = t[n - 1] - t[0];
+	double amean = sum / (double)n, tmean = tsum / (double)n;
+	double mean = span > 0 ? area / span : amean;
 	out->peak = peak;
 	out->integrated = area;
-	double span = t[n - 1] - t[0];
-	double amean = sum / (double)n;
+	out->mean = mean;
 
-	/* Time-weighted mean and stddev of the piecewise-linear curve. */
-	if (span > 0) {
-		double mean = area / span, sq = 0;
-		for (size_t i = 1; i < n; i++) {
-			double a = v[i - 1] - mean, b = v[i] - mean;
-			sq += (t[i] - t[i - 1]) * (a * a + a * b + b * b) / 3;
-		}
-		out->mean = mean;
-		out->stddev = sqrt(sq > 0 ? sq / span : 0);
-	} else {
-		double sq = 0;
-		for (size_t i = 0; i < n; i++)
-			sq += (v[i] - amean) * (v[i] - amean);
-		out->mean = amean;
-		out->stddev = sqrt(sq / (double)n);
-	}
-
-	/* Ordinary least squares of bytes against seconds, centred. */
-	double tmean = 0;
-	for (size_t i = 0; i < n; i++)
-		tmean += t[i];
-	tmean /= (double)n;
-	double stt = 0, stv = 0, svv = 0;
+	/* second pass, centred: the time-weighted variance of the piecewise-
+	 * linear curve (three times), the least squares of bytes against
+	 * seconds */
+	double sq3 = 0, stt = 0, stv = 0, svv = 0;
 	for (size_t i = 0; i < n; i++) {
 		double dt = t[i] - tmean, dv = v[i] - amean;
 		stt += dt * dt;
 		stv += dt * dv;
 		svv += dv * dv;
+		if (i > 0) {
+			double a = v[i - 1] - mean, b = v[i] - mean;
+			sq3 += (t[i] - t[i - 1]) * (a * a + a * b + b * b);
+		}
 	}
+	out->stddev = span > 0 ? sqrt(sq3 > 0 ? sq3 / 3 / span : 0) : sqrt(svv / (double)n);
 	if (n < 2 || stt <= 0) {
-		out->slope = 0;
 		out->intercept = amean;
-		out->fit = 0;
 		return;
 	}
 	out->slope = stv / stt;
