@@ -11,21 +11,33 @@
  * rounding, not variation: a constant band has no spread and no fit. */
 #define ROUNDING 1e-12L
 
+static void flush(long double total[LK_BS_N], const double part[LK_BS_N])
+{
+	for (int i = 0; i < LK_BS_N; i++)
+		total[i] += part[i];
+}
+
 void lk_band_sums_add(struct lk_band_sums *s, const struct lk_census_sums *c,
 		      double t, double v)
 {
 	if (c->n > 0) {
-		long double dt = (long double)t - c->t_prev, a = s->last, b = v;
-		s->area2 += dt * (a + b);
-		s->sq3 += dt * (a * a + a * b + b * b);
+		double dt = t - c->t_prev, a = s->last;
+		s->part[LK_BS_AREA2] += dt * (a + v);
+		s->part[LK_BS_SQ3] += dt * (a * a + a * v + v * v);
 	}
-	long double tr = c->n > 0 ? (long double)t - c->t0 : 0;
-	s->sv += v;
-	s->stv += tr * v;
-	s->svv += (long double)v * v;
+	double tr = c->n > 0 ? t - c->t0 : 0;
+	s->part[LK_BS_SV] += v;
+	s->part[LK_BS_STV] += tr * v;
+	s->part[LK_BS_SVV] += v * v;
 	if (v > s->peak)
 		s->peak = v;
 	s->last = v;
+	if (++s->pending == LK_BAND_SUMS_BLOCK) {
+		flush(s->total, s->part);
+		for (int i = 0; i < LK_BS_N; i++)
+			s->part[i] = 0;
+		s->pending = 0;
+	}
 }
 
 void lk_census_sums_add(struct lk_census_sums *c, double t)
@@ -52,10 +64,14 @@ void lk_band_sums_stats(const struct lk_band_sums *s, const struct lk_census_sum
 	*out = (struct lk_band_stats){0};
 	if (c->n == 0)
 		return;
+	long double sum[LK_BS_N];
+	for (int i = 0; i < LK_BS_N; i++)
+		sum[i] = s->total[i];
+	flush(sum, s->part);
 	long double n = (long double)c->n, span = (long double)c->t_prev - c->t0;
-	long double vm = s->sv / n;
+	long double vm = sum[LK_BS_SV] / n;
 	out->peak = s->peak;
-	long double area = s->area2 / 2, sq = s->sq3 / 3;
+	long double area = sum[LK_BS_AREA2] / 2, sq = sum[LK_BS_SQ3] / 3;
 	out->integrated = (double)area;
 	if (span > 0) {
 		/* sum dt ((a-m)^2 + (a-m)(b-m) + (b-m)^2) / 3 = sq - area^2 / span */
@@ -63,13 +79,13 @@ void lk_band_sums_stats(const struct lk_band_sums *s, const struct lk_census_sum
 		out->stddev = (double)sqrtl(spread(sq, area * area / span) / span);
 	} else {
 		out->mean = (double)vm;
-		out->stddev = (double)sqrtl(spread(s->svv, n * vm * vm) / n);
+		out->stddev = (double)sqrtl(spread(sum[LK_BS_SVV], n * vm * vm) / n);
 	}
 	long double tm = c->st / n;
 	long double stt = spread(c->stt, n * tm * tm);
-	long double stv = s->stv - n * tm * vm;
-	long double svv = spread(s->svv, n * vm * vm);
-	if (c->n < 2 || stt <= 0) {
+	long double stv = sum[LK_BS_STV] - n * tm * vm;
+	long double svv = spread(sum[LK_BS_SVV], n * vm * vm);
+	if (c->n < 2 || stt <= 0 || svv <= 0) {   /* no time span, or a constant */
 		out->intercept = (double)vm;
 		return;
 	}

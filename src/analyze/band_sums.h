@@ -4,7 +4,9 @@
  * the values: what a reader uses when it keeps fewer points than censuses
  * (src/eventlog/profile.c). The formulas of lk_band_stats_compute()
  * rearranged into sums; the same results to rounding (the sums are long
- * double).
+ * double, fed by double partial sums of at most LK_BAND_SUMS_BLOCK
+ * censuses: long double arithmetic on every census was a seventh of the
+ * time of a large eventlog's report).
  *
  * Per census at time t: first lk_band_sums_add() for every band whose value
  * differs from 0 at t or at the census before (a band left out is 0 there,
@@ -24,12 +26,22 @@ struct lk_census_sums {
 	long double st, stt;  /* sum of t - t0, of (t - t0)^2 */
 };
 
-/* One band; zero-initialised = 0 at every census so far. */
+#define LK_BAND_SUMS_BLOCK 64u
+
+/* The sums of a band, in the order of struct lk_band_sums's arrays. */
+enum { LK_BS_AREA2, LK_BS_SQ3, LK_BS_SV, LK_BS_STV, LK_BS_SVV, LK_BS_N };
+
+/* One band; zero-initialised = 0 at every census so far. The sums are
+ * sum dt (a + b), sum dt (a^2 + a b + b^2) over the intervals between
+ * censuses (a, b the values at their ends), sum v, sum (t - t0) v and
+ * sum v^2 over the censuses: `total` plus `part`, the part of the latest
+ * `pending` censuses. */
 struct lk_band_sums {
 	double last;                /* value at the latest census */
 	double peak;
-	long double area2, sq3;     /* sum dt (a + b), sum dt (a^2 + a b + b^2) */
-	long double sv, stv, svv;   /* sum v, sum (t - t0) v, sum v^2 */
+	double part[LK_BS_N];
+	unsigned pending;
+	long double total[LK_BS_N];
 };
 
 /* The band's value v at the census at time t (not yet added to c). */
