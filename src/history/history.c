@@ -312,7 +312,7 @@ static inline uint64_t sampler_edge(const struct lk_history *h)
  * timeline brought up to the samples now due. */
 static inline int hot_load(struct lk_history *h, struct hot *x)
 {
-	x->serial = h->serial;
+	x->serial = h->events;
 	x->live_bytes = h->live_bytes;
 	x->peak_bytes = h->peak_bytes;
 	x->peak_serial = h->peak_serial;
@@ -326,8 +326,7 @@ static inline int hot_load(struct lk_history *h, struct hot *x)
 /* t: the time of the latest event. */
 static inline void hot_store(struct lk_history *h, const struct hot *x, uint64_t t)
 {
-	h->events += x->serial - h->serial;
-	h->serial = x->serial;
+	h->events = x->serial;
 	h->live_bytes = x->live_bytes;
 	h->peak_bytes = x->peak_bytes;
 	h->peak_serial = x->peak_serial;
@@ -350,7 +349,6 @@ static int slow_begin(struct lk_history *h, uint64_t t)
 	if (h->from_done && !h->to_done)
 		lk_sampler_advance(&h->sampler, t - h->origin);
 	h->events++;
-	h->serial++;
 	return 0;
 }
 
@@ -635,7 +633,7 @@ static int finish(struct lk_history *h)
 		struct lk_hist_site *s = &h->sites[i];
 		if (!s->allocs)
 			continue;
-		if ((rc = site_touch(h, s, h->serial, h->peak_serial, stamp_of(h))))
+		if ((rc = site_touch(h, s, h->events, h->peak_serial, stamp_of(h))))
 			return rc;
 		per_mark(s, h->win_marks);
 		if (s->series.v) {         /* else every sample is 0, and so are the stats */

@@ -126,10 +126,9 @@ struct lk_history {
 	struct lk_hist_size_class sizes[LK_HIST_SIZE_CLASSES];
 	uint64_t t_end;            /* time of the last record read */
 	uint64_t live_bytes;       /* of the blocks live now */
-	uint64_t peak_bytes, peak_t, peak_serial;
+	uint64_t peak_bytes, peak_t, peak_serial;   /* peak_serial: events up to the peak */
 	uint64_t rss_peak, rss_peak_t, rss_now, n_samples_rss;
 	uint64_t final_bytes, final_count;
-	uint64_t serial;           /* events so far */
 	/* markers and snapshots, in file order */
 	struct lk_hist_name *marks, *snapshots;
 	size_t n_marks, n_snapshots;
