@@ -41,9 +41,15 @@ int lk_trace_writer_fdopen(int fd, const struct lk_trace_meta *meta,
 			   struct lk_trace_writer **out);
 
 /* Events. t: ticks since time 0; a time before the previous event's is
- * recorded as the previous one. stack must be 0 or already defined. */
+ * recorded as the previous one. stack must be 0 or already defined.
+ * Allocations are numbered 0, 1, 2 ... in the order written; one at
+ * address 0 (a failed allocation) is not written; a writer that is not
+ * numbered writes the free of a block still live at addr first (its free
+ * was missed). */
 int lk_trace_write_alloc(struct lk_trace_writer *w, uint64_t t, uint32_t tid,
 			 uint64_t addr, uint64_t size, uint32_t stack);
+/* The free of the block live at addr (a writer that is not numbered); a
+ * free of an address that is not live is not written. */
 int lk_trace_write_free(struct lk_trace_writer *w, uint64_t t, uint32_t tid,
 			uint64_t addr);
 /* A writer opened `numbered` frees live allocation `number` (of address
