@@ -287,6 +287,22 @@ static inline size_t thread_slot(uint32_t tid)
 	return (tid * 0x9e3779b9u) >> 22 & (THREAD_SLOTS - 1);
 }
 
+/* The last allocation of thread tid (its number + 1), 0 if not known: a
+ * thread's entry in h->threads is taken by another of the same slot. */
+static inline uint64_t thread_last(const struct lk_history *h, uint32_t tid)
+{
+	size_t ts = thread_slot(tid);
+	return h->threads[ts].tid == tid ? h->threads[ts].number1 : 0;
+}
+
+static inline void thread_keep(struct lk_history *h, uint32_t tid, uint64_t last1)
+{
+	if (last1) {
+		h->threads[thread_slot(tid)].tid = tid;
+		h->threads[thread_slot(tid)].number1 = last1;
+	}
+}
+
 static inline int in_filter(const struct lk_history *h, uint64_t size)
 {
 	return size >= h->opt.size_min && size <= h->opt.size_max;
@@ -363,9 +379,9 @@ HOT int event_begin(struct lk_history *h, struct hot *x, uint64_t t)
 	return 0;
 }
 
-/* Allocation `number` of the trace (stack id < h->n_sites) by thread tid,
- * whose slot in h->threads is ts. */
-HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint32_t tid, size_t ts,
+/* Allocation `number` of the trace (stack id < h->n_sites) by a thread
+ * whose last allocation is *last1 (its number + 1; see struct thread). */
+HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint64_t *last1,
 		 uint32_t stack, uint64_t size, uint64_t number)
 {
 	struct lk_hblock b = {.size = size, .t = t, .flags = x->window,
@@ -377,8 +393,7 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint32_t tid, 
 	int rc = lk_hblocks_add(&h->blocks, number, &b);
 	if (rc)
 		return rc;
-	h->threads[ts].tid = tid;
-	h->threads[ts].number1 = number + 1;
+	*last1 = number + 1;
 	if (b.site != LK_HBLOCK_NO_SITE) {
 		struct lk_hist_site *s = &h->sites[b.site];
 		if ((rc = site_touch(h, s, x->serial, x->peak_serial, x->stamp)))
@@ -396,12 +411,12 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint32_t tid, 
 	return 0;
 }
 
-/* Block b (allocation `number`) is gone: freed by thread tid (slot ts), or
- * replaced (a 1.0 trace's lost free). Freed by the thread that allocated
- * it with no allocation of that thread in between, it was a temporary
- * allocation (heaptrack's). */
-HOT int block_gone(struct lk_history *h, struct hot *x, const struct lk_hblock *b, uint32_t tid,
-		   size_t ts, uint64_t number, int real_free)
+/* Block b (allocation `number`) is gone: freed by a thread whose last
+ * allocation is last1 (number + 1), or replaced (a 1.0 trace's lost
+ * free). Freed by the thread that allocated it with no allocation of that
+ * thread in between, it was a temporary allocation (heaptrack's). */
+HOT int block_gone(struct lk_history *h, struct hot *x, const struct lk_hblock *b, uint64_t last1,
+		   uint64_t number, int real_free)
 {
 	x->live_bytes -= b->size;
 	if (b->site == LK_HBLOCK_NO_SITE)
@@ -412,7 +427,7 @@ HOT int block_gone(struct lk_history *h, struct hot *x, const struct lk_hblock *
 	s->live_count--;
 	if (real_free) {
 		s->frees++;
-		if (h->threads[ts].tid == tid && h->threads[ts].number1 == number + 1) {
+		if (last1 == number + 1) {
 			s->temporaries++;
 			h->temporaries++;
 		}
@@ -422,10 +437,10 @@ HOT int block_gone(struct lk_history *h, struct hot *x, const struct lk_hblock *
 
 /* The free of allocation `number`: 0, 1 when that block is not live, or
  * an error. */
-HOT int on_free(struct lk_history *h, struct hot *x, uint32_t tid, size_t ts, uint64_t number)
+HOT int on_free(struct lk_history *h, struct hot *x, uint64_t last1, uint64_t number)
 {
 	const struct lk_hblock *b = lk_hblocks_take(&h->blocks, number);
-	return b ? block_gone(h, x, b, tid, ts, number, 1) : 1;
+	return b ? block_gone(h, x, b, last1, number, 1) : 1;
 }
 
 static int on_sample(struct lk_history *h, uint64_t t, uint64_t rss)
@@ -461,7 +476,7 @@ static int event_record(struct lk_history *h, const struct lk_trace_record *r)
 {
 	struct hot x;
 	const struct lk_hblock *old;
-	size_t ts = thread_slot(r->tid);
+	uint64_t last1 = thread_last(h, r->tid);
 	int rc = hot_load(h, &x);
 	if (rc || (rc = event_begin(h, &x, r->t)))
 		return rc;
@@ -471,16 +486,17 @@ static int event_record(struct lk_history *h, const struct lk_trace_record *r)
 			break;
 		if (r->replaces && (old = lk_hblocks_take(&h->blocks, r->replaces - 1))) {
 			h->lost_frees++;   /* its free was not recorded */
-			if ((rc = block_gone(h, &x, old, r->tid, ts, r->replaces - 1, 0)))
+			if ((rc = block_gone(h, &x, old, last1, r->replaces - 1, 0)))
 				return rc;
 		}
 		if ((rc = ensure_site(h, r->stack)) ||
-		    (rc = on_alloc(h, &x, r->t, r->tid, ts, r->stack, r->size, r->serial)))
+		    (rc = on_alloc(h, &x, r->t, &last1, r->stack, r->size, r->serial)))
 			return rc;
+		thread_keep(h, r->tid, last1);
 		break;
 	case LK_TRACE_FREE:
 		/* a block the trace never had (1.0): allocated before it started */
-		if (r->serial == LK_TRACE_NO_SERIAL || (rc = on_free(h, &x, r->tid, ts, r->serial)) == 1)
+		if (r->serial == LK_TRACE_NO_SERIAL || (rc = on_free(h, &x, last1, r->serial)) == 1)
 			h->unmatched_frees++;
 		else if (rc)
 			return rc;
@@ -756,7 +772,7 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 	uint64_t t = ev->t_first, number = ev->allocs, guess = ev->allocs, v, stack, size;
 	uint64_t last = t;          /* time of the last event processed */
 	uint32_t tid = 0;
-	size_t ts = 0;
+	uint64_t last1 = 0;         /* the last allocation of thread tid (number + 1) */
 	int rc = hot_load(h, &x);
 	/* one tag an event (the reader checked); times past the chunk's last
 	 * are damage, found at its end (they never go back) */
@@ -780,9 +796,11 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 				if (v > UINT32_MAX)
 					BAD("thread id out of range");
 			}
+			if (th.n)
+				thread_keep(h, tid, last1);
 			if (thread_of(&th, code, v, &tid))
 				BAD("thread table entry not set");
-			ts = thread_slot(tid);
+			last1 = thread_last(h, tid);
 		} else if (!th.n) {
 			BAD("thread table entry not set");
 		}
@@ -793,7 +811,7 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 			if (stack > ev->n_stacks)
 				BAD("stack id out of range");
 			if (!(rc = event_begin(h, &x, t)))
-				rc = on_alloc(h, &x, t, tid, ts, (uint32_t)stack, size, number++);
+				rc = on_alloc(h, &x, t, &last1, (uint32_t)stack, size, number++);
 			break;
 		case LK_EVK_FREE:
 		case LK_EVK_FREE_NEXT:
@@ -801,7 +819,7 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 			guess = kind == LK_EVK_FREE ? number - 1 - v : guess + lk_unzigzag(v);
 			if (guess >= number)
 				BAD("free of an allocation not made yet");
-			if (!(rc = event_begin(h, &x, t)) && (rc = on_free(h, &x, tid, ts, guess++)) == 1)
+			if (!(rc = event_begin(h, &x, t)) && (rc = on_free(h, &x, last1, guess++)) == 1)
 				BAD("free of a block freed before");
 			break;
 		case LK_EVK_SAMPLE: case LK_EVK_MARK: case LK_EVK_SNAPSHOT:
@@ -815,6 +833,8 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 		}
 	}
 	hot_store(h, &x, rc == 1 ? last : t);    /* 1: the event at t stopped the reading */
+	if (th.n)
+		thread_keep(h, tid, last1);
 	if (h->opt.progress)
 		h->opt.progress(h->opt.progress_arg);
 	if (rc)
