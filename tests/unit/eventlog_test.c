@@ -4,13 +4,15 @@
  * format notes describe (truncation anywhere, undeclared ids, sizes past
  * the end, GHC 9.6's over-declared IPE, no end marker), unknown declared
  * events, several capabilities out of time order, -hi, -hc and -hb, a run
- * of more censuses than the points a band keeps, and the --diff of two -hi
- * profiles of two builds of an edited source.
+ * of more censuses than the points a band keeps, the --diff of two -hi
+ * profiles of two builds of an edited source, and a file read through
+ * mapped windows (events across their edges; the file cut while mapped).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze/timeline_diff.h"
 #include "common/error.h"
@@ -612,6 +614,89 @@ static void test_hi_diff(void)
 	free(wa.b);
 }
 
+/* Markers of every text length from 0 to 1499 bytes in a row, 5 times:
+ * about 5.7 MB, so events lie across the edges of the 2 MiB mapped
+ * windows. */
+static void write_markers(struct elw *w)
+{
+	static char text[1500];
+	memset(text, 'm', sizeof(text));
+	elw_header(w, elw_ghc_decls, ELW_NDECLS);
+	for (int round = 0; round < 5; round++)
+		for (size_t n = 0; n < sizeof(text); n++) {
+			text[n] = 0;
+			elw_text(w, 58, (uint64_t)round * S + n, text);
+			text[n] = 'm';
+		}
+	elw_end(w);
+}
+
+/* Events read from f as one checksum of type, time, offset and payload;
+ * *count events, *rc the last lk_eventlog_next() result. With cut_at, the
+ * file is cut to cut_size bytes once an event lies past cut_at. */
+static uint64_t read_all(FILE *f, uint64_t *count, int *rc, uint64_t cut_at, off_t cut_size)
+{
+	struct lk_eventlog *r;
+	uint64_t sum = 0;
+	*count = 0;
+	if ((*rc = lk_eventlog_open(f, &r)))
+		return 0;
+	struct lk_eventlog_event ev;
+	while ((*rc = lk_eventlog_next(r, &ev)) == 1) {
+		sum = sum * 31 + ev.type + ev.time * 7 + ev.offset * 13 + ev.len;
+		for (size_t i = 0; i < ev.len; i++)
+			sum = sum * 3 + ev.payload[i];
+		(*count)++;
+		if (cut_at && ev.offset > cut_at) {
+			cut_at = 0;
+			if (ftruncate(fileno(f), cut_size))
+				*rc = -1;
+		}
+	}
+	lk_eventlog_close(r);
+	return sum;
+}
+
+static void test_mapped(void)
+{
+	struct elw w = {0};
+	write_markers(&w);
+	FILE *mem = fmemopen(w.b, w.n, "rb"), *file = tmpfile();
+	if (!mem || !file || fwrite(w.b, 1, w.n, file) != w.n || fflush(file) ||
+	    fseek(file, 0, SEEK_SET)) {
+		ok(0, "mapped windows: temporary files");
+		return;
+	}
+	uint64_t n_mem, n_file;
+	int rc_mem, rc_file;
+	uint64_t sum_mem = read_all(mem, &n_mem, &rc_mem, 0, 0);
+	uint64_t sum_file = read_all(file, &n_file, &rc_file, 0, 0);
+	ok(rc_mem == 0 && rc_file == 0 && n_mem == 7500 && n_file == n_mem && sum_file == sum_mem,
+	   "mapped windows: the same %llu events as read(2) on a %zu-byte file",
+	   (unsigned long long)n_file, w.n);
+
+	/* cut while the window from 2 MiB is mapped: at a page's start (the
+	 * next touch faults) and inside a page (its tail reads as zeros) */
+	static const off_t cuts[] = {3 * 1024 * 1024, 3 * 1024 * 1024 + 100};
+	for (int i = 0; i < 2; i++) {
+		if (ftruncate(fileno(file), 0) || fseek(file, 0, SEEK_SET) ||
+		    fwrite(w.b, 1, w.n, file) != w.n || fflush(file) || fseek(file, 0, SEEK_SET))
+			break;
+		read_all(file, &n_file, &rc_file, 2 * 1024 * 1024 + 5000, cuts[i]);
+		char want[80];
+		snprintf(want, sizeof(want),
+			 "truncated at offset %lld, the file shrank while being read",
+			 (long long)cuts[i]);
+		ok(rc_file == LK_ETRUNC && strncmp(lk_error_detail(), want, strlen(want)) == 0 &&
+		   n_file > 2000 && n_file < 5000,
+		   "a file cut while mapped: no SIGBUS, '%s' after %llu events",
+		   lk_error_detail(), (unsigned long long)n_file);
+	}
+	fclose(mem);
+	fclose(file);
+	free(w.b);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
@@ -624,5 +709,6 @@ int main(int argc, char **argv)
 	test_cost_centres();
 	test_long_run();
 	test_hi_diff();
+	test_mapped();
 	return tap_done();
 }
