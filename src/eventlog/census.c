@@ -214,11 +214,8 @@ int lk_census_begin(struct lk_census *c, double t)
 	return 0;
 }
 
-int lk_census_add(struct lk_census *c, size_t band, double t, double bytes)
+int lk_census_add(struct lk_census *c, size_t band, double bytes)
 {
-	int rc;
-	if (!c->open && (rc = lk_census_begin(c, t)))
-		return rc;
 	if (band >= c->n_bands) {
 		if (reserve(&c->bands, &c->cap_bands, band + 1, sizeof(*c->bands)))
 			return -ENOMEM;

@@ -10,8 +10,8 @@
  * many censuses keep every value. Bands are numbered by the caller (0, 1,
  * ... as it meets them); a band absent from a census is 0 there.
  *
- * Use: lk_census_begin(t) at each census, lk_census_add() for each sample
- * (a sample outside a census begins one at its time), lk_census_end(); then
+ * Use: lk_census_begin(t) at each census, lk_census_add() for each of its
+ * samples, lk_census_end(); then
  * lk_census_finish() once, and read the points and statistics.
  */
 #ifndef LK_EVENTLOG_CENSUS_H
@@ -46,8 +46,9 @@ struct lk_census {
 
 /* A census at t seconds (the open one, if any, ends). 0 or -ENOMEM. */
 int lk_census_begin(struct lk_census *c, double t);
-/* bytes of band at the open census (or at a new one at t). 0 or -ENOMEM. */
-int lk_census_add(struct lk_census *c, size_t band, double t, double bytes);
+/* bytes of band at the open census (c->open: the caller begins one for a
+ * sample outside any). 0 or -ENOMEM. */
+int lk_census_add(struct lk_census *c, size_t band, double bytes);
 /* The open census, if any, is complete. 0 or -ENOMEM. */
 int lk_census_end(struct lk_census *c);
 /* No more censuses: the points in time order. 0 or -ENOMEM. */

@@ -22,9 +22,17 @@
 
 static uint32_t be32(const uint8_t *p)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return __builtin_bswap32(v);
 }
-static uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
+
+static uint64_t be64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return __builtin_bswap64(v);
+}
 
 static char *dupn(const void *s, size_t n)
 {
@@ -121,7 +129,8 @@ struct cc {
 struct dseries {
 	double *t, *v;
 	size_t n, stride, pending;
-	double pt, pv;
+	uint64_t pt;      /* ns */
+	double pv;
 };
 
 struct builder {
@@ -261,7 +270,9 @@ static int ds_push(struct dseries *s, double t, double v)
 	return 0;
 }
 
-static int ds_add(struct dseries *s, double t, double v)
+/* Inlined, and the time in seconds computed only for the points kept:
+ * heap size events come by the million. */
+static inline __attribute__((always_inline)) int ds_add(struct dseries *s, uint64_t t, double v)
 {
 	if (s->stride == 0)
 		s->stride = 1;
@@ -272,7 +283,7 @@ static int ds_add(struct dseries *s, double t, double v)
 	if (++s->pending < s->stride)
 		return 0;
 	s->pending = 0;
-	return ds_push(s, s->pt, s->pv);
+	return ds_push(s, (double)s->pt / 1e9, s->pv);
 }
 
 static int ds_move(struct dseries *s, const char *name, struct lk_timeline *tl)
@@ -280,7 +291,7 @@ static int ds_move(struct dseries *s, const char *name, struct lk_timeline *tl)
 	int rc = 0;
 	if (s->pending) {
 		s->pending = 0;
-		if ((rc = ds_push(s, s->pt, s->pv)))
+		if ((rc = ds_push(s, (double)s->pt / 1e9, s->pv)))
 			return rc;
 	}
 	struct point *tmp = malloc((s->n ? s->n : 1) * sizeof(*tmp));
@@ -357,20 +368,50 @@ static long band_find(struct builder *b, const char *key, size_t n)
 	return (long)b->n_bands - 1;
 }
 
-/* Censuses list their bands in much the same order each time: guess the
- * band that followed the previous one last time before hashing. */
-static long band_of_sample(struct builder *b, const char *key, size_t n)
+/* Censuses list their bands in much the same order each time: the band
+ * that followed the previous one last time is tried before hashing. */
+static long band_guess(const struct builder *b)
 {
-	long guess = b->last < 0 ? b->first : b->bands[b->last].next;
-	long i = guess >= 0 && key_is(&b->bands[guess], key, n) ? guess : band_find(b, key, n);
-	if (i < 0)
-		return i;
+	return b->last < 0 ? b->first : b->bands[b->last].next;
+}
+
+static void band_seen(struct builder *b, long i)
+{
 	if (b->last < 0)
 		b->first = i;
 	else
 		b->bands[b->last].next = i;
 	b->last = i;
+}
+
+static long band_of_sample(struct builder *b, const char *key, size_t n)
+{
+	long guess = band_guess(b);
+	long i = guess >= 0 && key_is(&b->bands[guess], key, n) ? guess : band_find(b, key, n);
+	if (i >= 0)
+		band_seen(b, i);
 	return i;
+}
+
+/* The band's key is the NUL-terminated string at s, within avail bytes
+ * (an inline compare: keys are short, and this runs once a sample). */
+static int key_at(const struct bband *bb, const uint8_t *s, size_t avail)
+{
+	size_t n = bb->klen;
+	if (n >= avail || s[n] != 0)
+		return 0;
+	const char *k = bb->key;
+	for (; n >= 8; n -= 8, k += 8, s += 8) {
+		uint64_t x, y;
+		memcpy(&x, k, 8);
+		memcpy(&y, s, 8);
+		if (x != y)
+			return 0;
+	}
+	while (n--)
+		if (*k++ != (char)*s++)
+			return 0;
+	return 1;
 }
 
 static int new_census(struct builder *b, uint64_t t_ns)
@@ -379,15 +420,35 @@ static int new_census(struct builder *b, uint64_t t_ns)
 	return lk_census_begin(&b->census, (double)t_ns / 1e9);
 }
 
+/* A sample outside a census begins one at its time. */
 static int add_value(struct builder *b, uint64_t t_ns, const char *key, size_t n,
 		     double bytes)
 {
-	if (!b->census.open)
-		b->last = -1;
+	int rc;
+	if (!b->census.open && (rc = new_census(b, t_ns)))
+		return rc;
 	long i = band_of_sample(b, key, n);
 	if (i < 0)
 		return (int)i;
-	return lk_census_add(&b->census, (size_t)i, (double)t_ns / 1e9, bytes);
+	return lk_census_add(&b->census, (size_t)i, bytes);
+}
+
+/* HEAP_PROF_SAMPLE_STRING: u8 profile id, u64 bytes, label\0. */
+static int on_sample_string(struct builder *b, uint64_t t, const uint8_t *p, size_t len)
+{
+	int rc;
+	if (!b->census.open && (rc = new_census(b, t)))
+		return rc;
+	long i = band_guess(b);
+	if (i < 0 || !key_at(&b->bands[i], p + 9, len - 9)) {
+		const uint8_t *q = p + 9;
+		size_t n;
+		const char *label = strz(&q, p + len, &n);
+		if ((i = band_find(b, label, n)) < 0)
+			return (int)i;
+	}
+	band_seen(b, i);
+	return lk_census_add(&b->census, (size_t)i, (double)be64(p + 1));
 }
 
 /* ---- IPE and cost centres --------------------------------------------- */
@@ -606,27 +667,21 @@ static int on_event(struct builder *b, const struct lk_eventlog_event *ev)
 		return len >= 16 ? new_census(b, be64(p + 8)) : 0;
 	case LK_EV_HEAP_PROF_SAMPLE_END:
 		return lk_census_end(&b->census);
-	case LK_EV_HEAP_PROF_SAMPLE_STRING: {
-		if (len < 10)
-			return 0;
-		const uint8_t *q = p + 9;
-		size_t n;
-		const char *label = strz(&q, p + len, &n);
-		return add_value(b, ev->time, label, n, (double)be64(p + 1));
-	}
+	case LK_EV_HEAP_PROF_SAMPLE_STRING:
+		return len < 10 ? 0 : on_sample_string(b, ev->time, p, len);
 	case LK_EV_HEAP_PROF_SAMPLE_COST_CENTRE:
 		return on_sample_cc(b, ev->time, p, len);
 	case LK_EV_IPE:
 		return on_ipe(b, p, len);
 	case LK_EV_HEAP_SIZE:
-		return len >= 12 ? ds_add(&b->heap, (double)ev->time / 1e9, (double)be64(p + 4)) : 0;
+		return len >= 12 ? ds_add(&b->heap, ev->time, (double)be64(p + 4)) : 0;
 	case LK_EV_HEAP_LIVE:
-		return len >= 12 ? ds_add(&b->live, (double)ev->time / 1e9, (double)be64(p + 4)) : 0;
+		return len >= 12 ? ds_add(&b->live, ev->time, (double)be64(p + 4)) : 0;
 	case LK_EV_BLOCKS_SIZE:
 		if (len < 12)
 			return 0;
 		b->have_blocks = 1;
-		return ds_add(&b->blocks, (double)ev->time / 1e9, (double)be64(p + 4));
+		return ds_add(&b->blocks, ev->time, (double)be64(p + 4));
 	case LK_EV_USER_MARKER:
 		return add_marker(b, ev->time, p, len);
 	case LK_EV_USER_MSG:

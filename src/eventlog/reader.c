@@ -63,11 +63,20 @@ struct lk_eventlog {
 };
 
 static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+
 static uint32_t be32(const uint8_t *p)
 {
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return __builtin_bswap32(v);
 }
-static uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
+
+static uint64_t be64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return __builtin_bswap64(v);
+}
 
 static uint64_t offset_of(const struct lk_eventlog *r) { return r->base + r->pos; }
 
