@@ -252,9 +252,20 @@ double lk_census_time(const struct lk_census *c, size_t point)
 	return c->slots[point].t / c->slots[point].n;
 }
 
-double lk_census_value(const struct lk_census *c, size_t band, size_t point)
+void lk_census_values(const struct lk_census *c, double *const *out, size_t n_bands)
 {
-	return slot_value(&c->slots[point], band) / c->slots[point].n;
+	enum { BLOCK = 64 };  /* bands at a time: their points stay in cache */
+	for (size_t k0 = 0; k0 < n_bands; k0 += BLOCK) {
+		size_t k1 = n_bands - k0 < BLOCK ? n_bands : k0 + BLOCK;
+		for (size_t i = 0; i < c->n_slots; i++) {
+			const struct lk_census_slot *sl = &c->slots[i];
+			size_t k = k0, kw = sl->w < k1 ? sl->w : k1;
+			for (; k < kw; k++)
+				out[k][i] = sl->v[k] / sl->n;
+			for (; k < k1; k++)
+				out[k][i] = 0;
+		}
+	}
 }
 
 void lk_census_stats(const struct lk_census *c, size_t band, struct lk_band_stats *out)

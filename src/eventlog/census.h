@@ -57,7 +57,9 @@ int lk_census_finish(struct lk_census *c);
 size_t lk_census_count(const struct lk_census *c);   /* censuses read */
 size_t lk_census_points(const struct lk_census *c);  /* drawn points */
 double lk_census_time(const struct lk_census *c, size_t point);
-double lk_census_value(const struct lk_census *c, size_t band, size_t point);
+/* out[k][i] = the mean value of band k at point i, for every band
+ * k < n_bands and point i (filled row by row: the cache-friendly order). */
+void lk_census_values(const struct lk_census *c, double *const *out, size_t n_bands);
 /* Statistics of band over every census. */
 void lk_census_stats(const struct lk_census *c, size_t band, struct lk_band_stats *out);
 

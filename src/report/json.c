@@ -64,24 +64,30 @@ void lk_json_string(FILE *out, const char *str)
 	putc('"', out);
 }
 
-/* Digits of u, at least min_width of them (zero-padded), ending at end;
- * returns where they start. */
-static char *put_digits(char *end, uint64_t u, int min_width)
+/* Decimal digits of u. */
+static int digit_count(uint64_t u)
+{
+	int n = 1;
+	for (uint64_t pow = 10; u >= pow && n < 20; pow *= 10)
+		n++;
+	return n;
+}
+
+/* The last `width` decimal digits of u (zero-padded) at buf, written in
+ * place (no copy after: a copy of bytes just stored stalls). */
+static void put_digits(char *buf, uint64_t u, int width)
 {
 	static const char pairs[] =
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
-	char *p = end;
-	while (u >= 100) {  /* two digits a division */
+	char *p = buf + width;
+	for (; p - buf >= 2; u /= 100) {  /* two digits a division */
 		p -= 2;
 		memcpy(p, pairs + 2 * (u % 100), 2);
-		u /= 100;
 	}
-	do
+	if (p > buf)
 		*--p = (char)('0' + u % 10);
-	while ((u /= 10) || end - p < min_width);
-	return p;
 }
 
 /* The text of v at buf (NUMBER_MAX bytes, no terminator); its length.
@@ -92,7 +98,6 @@ static char *put_digits(char *end, uint64_t u, int min_width)
 #define NUMBER_MAX 32
 static size_t format_number(char *buf, double v)
 {
-	char *end = buf + NUMBER_MAX, *p = end;
 	int64_t k;
 	uint64_t u, frac = 0;
 	if (!isfinite(v)) {
@@ -109,18 +114,20 @@ static size_t format_number(char *buf, double v)
 	} else {
 		return (size_t)snprintf(buf, NUMBER_MAX, "%.17g", v);
 	}
+	size_t n = 0;
+	if (k < 0)
+		buf[n++] = '-';
+	int w = digit_count(u);
+	put_digits(buf + n, u, w);
+	n += (size_t)w;
 	if (frac) {
 		int width = 9;
 		while (frac % 10 == 0)
 			frac /= 10, width--;  /* no trailing zeros */
-		p = put_digits(p, frac, width);
-		*--p = '.';
+		buf[n++] = '.';
+		put_digits(buf + n, frac, width);
+		n += (size_t)width;
 	}
-	p = put_digits(p, u, 1);
-	if (k < 0)
-		*--p = '-';
-	size_t n = (size_t)(end - p);
-	memmove(buf, p, n);
 	return n;
 }
 

@@ -35,6 +35,20 @@ int main(void)
 	}
 	ok(strcmp(number_text(0.0 / 0.0), "null") == 0, "NaN is null");
 
+	/* integers of every length, at the edges where a digit is added */
+	int exact = 1;
+	for (double p = 1; p < 9e15 && exact; p *= 10) {
+		const double near[] = {p - 1, p, p + 1, -p, 9 * p};
+		for (size_t i = 0; i < sizeof(near) / sizeof(near[0]) && exact; i++) {
+			char want[64];
+			snprintf(want, sizeof(want), "%.0f", near[i]);
+			exact = strcmp(number_text(near[i]), want) == 0;
+			if (!exact)
+				printf("# %s written as %s\n", want, number_text(near[i]));
+		}
+	}
+	ok(exact, "integers of 1 to 16 digits are written exactly");
+
 	/* times from nanoseconds, means of a few of them, values of any size */
 	srand(3);
 	int same = 1;
