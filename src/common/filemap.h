@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LK_FILEMAP_WINDOW (2u * 1024u * 1024u)
+#define LK_FILEMAP_WINDOW (4u * 1024u * 1024u)
 
 struct lk_filemap;
 
@@ -25,10 +25,11 @@ struct lk_filemap;
 int lk_filemap_open(int fd, struct lk_filemap **out);
 
 /* Map the window holding the file's bytes from offset at: *base is the
- * file offset of (*buf)[0] (at rounded down to a page), *len covers
+ * file offset of (*buf)[0] (at rounded down to 2 MiB), *len covers
  * LK_FILEMAP_WINDOW bytes or up to the file's end (looked up again, for a
- * file still being written); *eof says the window reaches the end. The
- * previous window is unmapped. 0 or -errno. */
+ * file still being written): at least 2 MiB past at, or all the file has.
+ * *eof says the window reaches the end. The previous window is gone.
+ * 0 or -errno. */
 int lk_filemap_move(struct lk_filemap *m, uint64_t at, const uint8_t **buf,
 		    uint64_t *base, size_t *len, int *eof);
 
