@@ -64,13 +64,19 @@ void lk_json_string(FILE *out, const char *str)
 	putc('"', out);
 }
 
-/* Decimal digits of u. */
+/* Decimal digits of u: from its bit length (log10(2) ~ 1233 / 4096), then
+ * one compare. */
 static int digit_count(uint64_t u)
 {
-	int n = 1;
-	for (uint64_t pow = 10; u >= pow && n < 20; pow *= 10)
-		n++;
-	return n;
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+		1000000000000ull, 10000000000000ull, 100000000000000ull,
+		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull,
+	};
+	int t = (64 - __builtin_clzll(u | 1)) * 1233 >> 12;  /* 0..19 */
+	return u ? t + (u >= pow10[t]) : 1;
 }
 
 /* The last `width` decimal digits of u (zero-padded) at buf, written in
