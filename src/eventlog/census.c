@@ -260,6 +260,9 @@ void lk_census_values(const struct lk_census *c, double *const *out, size_t n_ba
 		for (size_t i = 0; i < c->n_slots; i++) {
 			const struct lk_census_slot *sl = &c->slots[i];
 			size_t k = k0, kw = sl->w < k1 ? sl->w : k1;
+			if (sl->n == 1)  /* a point of one census: no division */
+				for (; k < kw; k++)
+					out[k][i] = sl->v[k];
 			for (; k < kw; k++)
 				out[k][i] = sl->v[k] / sl->n;
 			for (; k < k1; k++)
