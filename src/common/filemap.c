@@ -60,8 +60,8 @@ static void on_sigbus(int sig, siginfo_t *si, void *uctx)
 int lk_filemap_open(int fd, struct lk_filemap **out)
 {
 	struct stat st;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
-		return -ENODEV;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size == 0)
+		return -ENODEV;  /* (procfs files say 0 bytes: read them) */
 	if (guard_taken)
 		return -EBUSY;
 	struct lk_filemap *m = calloc(1, sizeof(*m));

@@ -21,7 +21,8 @@
 struct lk_filemap;
 
 /* Map windows of fd (a regular file, which stays owned by the caller).
- * -ENODEV: not a regular file; -EBUSY: another window is open; -ENOMEM. */
+ * -ENODEV: not a regular file, or one of no size; -EBUSY: another window
+ * is open; -ENOMEM. */
 int lk_filemap_open(int fd, struct lk_filemap **out);
 
 /* Map the window holding the file's bytes from offset at: *base is the

@@ -273,11 +273,17 @@ int lk_eventlog_open(FILE *f, struct lk_eventlog **out)
 	r->f = f;
 	r->cap = LK_EVENTLOG_NOCAP;
 	int rc = 0;
-	if (ftello(f) != 0 || lk_filemap_open(fileno(f), &r->map)) {
+	/* mapped if the file can be (not a pipe, not a file system without
+	 * mmap), else read */
+	if (ftello(f) == 0 && lk_filemap_open(fileno(f), &r->map) == 0 && remap(r, 0) < 0) {
+		lk_filemap_close(r->map);
 		r->map = NULL;
-		if (!(r->buf = malloc(READ_BUF)))
-			rc = -ENOMEM;
+		r->buf = NULL;
+		r->pos = r->len = r->base = 0;
+		r->eof = 0;
 	}
+	if (!r->map && !(r->buf = malloc(READ_BUF)))
+		rc = -ENOMEM;
 	if (!rc)
 		rc = read_header(r);
 	if (rc) {
