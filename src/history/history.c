@@ -724,7 +724,7 @@ static int thread_of(struct threads *th, unsigned code, uint64_t literal, uint32
 
 #define BAD(what) return lk_trace_reader_events_bad(rd, k, what)
 #define NEXT(p, stream, v) do { \
-	if (lk_get_varint(&(p), ev->e[stream], &(v))) \
+	if (lk_get_varint_padded(&(p), ev->e[stream], &(v))) \
 		BAD("bad varint"); \
 } while (0)
 

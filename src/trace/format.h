@@ -320,4 +320,27 @@ static inline int lk_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t
 	return -1;
 }
 
+/* Bytes >= 0x80 after each stream of a bulk reader (reader.h). */
+#define LK_TRACE_STREAM_PAD 2
+
+/* lk_get_varint() of a stream followed by LK_TRACE_STREAM_PAD bytes of
+ * 0xFF: a byte below 0x80 is never one of those, so the one- and two-byte
+ * cases (nearly every value) need no bounds check, and never step past
+ * end; the rest, and the end of the stream, take the checked way. */
+static inline int lk_get_varint_padded(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	if (p[0] < 0x80) {
+		*v = p[0];
+		*pp = p + 1;
+		return 0;
+	}
+	if (p[1] < 0x80) {
+		*v = (p[0] & 0x7fu) | (uint64_t)p[1] << 7;
+		*pp = p + 2;
+		return 0;
+	}
+	return lk_get_varint(pp, end, v);
+}
+
 #endif

@@ -518,14 +518,22 @@ static int open_streams_v1(struct lk_trace_reader *r)
 static int decode_stream(struct lk_trace_reader *r, int i, const uint8_t *p, uint64_t raw,
 			 uint64_t stored, uint8_t **dst)
 {
-	if (stored == raw) {
+	if (stored == raw && !r->bulk) {
 		r->sp[i] = p;
 	} else {
-		size_t n = ZSTD_decompressDCtx(r->dctx, *dst, raw, p, stored);
-		if (ZSTD_isError(n) || n != raw)
-			return bad(r, "cannot decompress a stream");
+		if (stored == raw) {
+			memcpy(*dst, p, raw);
+		} else {
+			size_t n = ZSTD_decompressDCtx(r->dctx, *dst, raw, p, stored);
+			if (ZSTD_isError(n) || n != raw)
+				return bad(r, "cannot decompress a stream");
+		}
 		r->sp[i] = *dst;
 		*dst += raw;
+		if (r->bulk) {   /* the pad, see lk_get_varint_padded() */
+			memset(*dst, 0xFF, LK_TRACE_STREAM_PAD);
+			*dst += LK_TRACE_STREAM_PAD;
+		}
 	}
 	r->se[i] = r->sp[i] + raw;
 	return 0;
@@ -536,7 +544,7 @@ static int decode_stream(struct lk_trace_reader *r, int i, const uint8_t *p, uin
 static int open_streams_v2(struct lk_trace_reader *r)
 {
 	const uint8_t *p = r->p, *end = r->end;
-	uint64_t allocs, n, raw[LK_EVS_MAX], stored[LK_EVS_MAX], total = 0;
+	uint64_t allocs, n, raw[LK_EVS_MAX], stored[LK_EVS_MAX], total = 0, copied = 0;
 	GET(allocs);
 	if (allocs != r->counted.allocs)
 		return bad(r, "allocation count differs from the chunks before");
@@ -550,12 +558,14 @@ static int open_streams_v2(struct lk_trace_reader *r)
 			return bad(r, "bad stream lengths");
 		if (i < LK_EVS_COUNT && stored[i] < raw[i])
 			total += raw[i];
+		if (i < LK_EVS_COUNT && r->bulk && i != LK_EVS_ADDR)  /* all copied, padded */
+			copied += raw[i] + LK_TRACE_STREAM_PAD;
 	}
 	if (total > LK_CHUNK_RAW_MAX)
 		return bad(r, "streams larger than the limit");
 	if (raw[LK_EVS_TAG] != r->ch.count)
 		return bad(r, "not one tag an event");
-	if (grow(&r->raw, &r->raw_cap, total ? total : 1))
+	if (grow(&r->raw, &r->raw_cap, r->bulk ? copied : total ? total : 1))
 		return r->err = -ENOMEM;
 	uint8_t *dst = r->raw;
 	for (uint64_t i = 0; i < n; i++) {

@@ -52,7 +52,10 @@ int lk_trace_reader_next(struct lk_trace_reader *r, struct lk_trace_record *rec)
  * lk_trace_reader_next_chunk() is lk_trace_reader_next() but for the
  * EVENTS chunks of a version 2 trace, which it returns whole (2, with *ev
  * set): the streams decoded, but ADDR, the TAG stream one byte an event
- * (the records of 1.0 chunks come one by one as before). The caller
+ * (the records of 1.0 chunks come one by one as before). Each stream is
+ * followed by LK_TRACE_STREAM_PAD bytes of 0xFF, so that the one- and
+ * two-byte varints read without a bounds check (lk_get_varint_padded in
+ * format.h). The caller
  * decodes the events (format.h), checking what indexes its own memory
  * (stack ids against n_stacks, frees against the allocations so far);
  * lk_trace_reader_events_bad() turns what it finds wrong into the
