@@ -95,8 +95,8 @@ static int site_sync(struct lk_history *h, struct lk_hist_site *s, uint64_t stam
 
 /* Bring a site up to now before its value changes (at event `serial`;
  * the last peak was at event peak_serial). */
-HOT int site_touch(struct lk_history *h, struct lk_hist_site *s, uint64_t serial,
-		   uint64_t peak_serial, uint64_t stamp)
+static inline int site_touch_slow(struct lk_history *h, struct lk_hist_site *s, uint64_t serial,
+				  uint64_t peak_serial, uint64_t stamp)
 {
 	if (s->changed <= peak_serial) {
 		/* unchanged since the last peak: its value then is its value now */
@@ -268,6 +268,9 @@ struct hot {
 	uint64_t live_bytes;
 	uint64_t peak_bytes, peak_serial;
 	uint64_t stamp;            /* stamp_of(h) */
+	uint64_t guard;            /* a site changed after this event is up to
+				    * date: peak_serial, or the last event before
+				    * the stamp changed, the later */
 	uint64_t edge;
 	uint32_t window;           /* LK_HBLOCK_IN_WINDOW once the window started */
 	int filter;                /* a size filter is set */
@@ -333,6 +336,11 @@ static inline int hot_load(struct lk_history *h, struct hot *x)
 	x->peak_bytes = h->peak_bytes;
 	x->peak_serial = h->peak_serial;
 	x->stamp = stamp_of(h);
+	if (x->stamp != h->stamp_last) {
+		h->stamp_last = x->stamp;
+		h->stamp_serial = h->events;
+	}
+	x->guard = h->peak_serial > h->stamp_serial ? h->peak_serial : h->stamp_serial;
 	x->edge = sampler_edge(h);
 	x->window = h->from_done ? LK_HBLOCK_IN_WINDOW : 0;
 	x->filter = h->opt.size_min || h->opt.size_max;
@@ -368,6 +376,16 @@ static int slow_begin(struct lk_history *h, uint64_t t)
 	return 0;
 }
 
+/* site_touch_slow() for the sites changed since the guard; the others
+ * are up to date (one compare). */
+HOT int site_touch(struct lk_history *h, struct lk_hist_site *s, const struct hot *x)
+{
+	if (s->changed <= x->guard)
+		return site_touch_slow(h, s, x->serial, x->peak_serial, x->stamp);
+	s->changed = x->serial;
+	return 0;
+}
+
 HOT int event_begin(struct lk_history *h, struct hot *x, uint64_t t)
 {
 	if (t > x->edge) {
@@ -396,7 +414,7 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint64_t *last
 	*last1 = number + 1;
 	if (b.site != LK_HBLOCK_NO_SITE) {
 		struct lk_hist_site *s = &h->sites[b.site];
-		if ((rc = site_touch(h, s, x->serial, x->peak_serial, x->stamp)))
+		if ((rc = site_touch(h, s, x)))
 			return rc;
 		s->allocs++;
 		s->bytes_allocated += size;
@@ -406,7 +424,7 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint64_t *last
 	if (x->live_bytes > x->peak_bytes) {
 		x->peak_bytes = x->live_bytes;
 		h->peak_t = t;
-		x->peak_serial = x->serial;
+		x->peak_serial = x->guard = x->serial;
 	}
 	return 0;
 }
@@ -422,7 +440,7 @@ HOT int block_gone(struct lk_history *h, struct hot *x, const struct lk_hblock *
 	if (b->site == LK_HBLOCK_NO_SITE)
 		return 0;
 	struct lk_hist_site *s = &h->sites[b->site];
-	int rc = site_touch(h, s, x->serial, x->peak_serial, x->stamp);
+	int rc = site_touch(h, s, x);
 	s->live_bytes -= b->size;
 	s->live_count--;
 	if (real_free) {
@@ -649,7 +667,7 @@ static int finish(struct lk_history *h)
 		struct lk_hist_site *s = &h->sites[i];
 		if (!s->allocs)
 			continue;
-		if ((rc = site_touch(h, s, h->events, h->peak_serial, stamp_of(h))))
+		if ((rc = site_touch_slow(h, s, h->events, h->peak_serial, stamp_of(h))))
 			return rc;
 		per_mark(s, h->win_marks);
 		if (s->series.v) {         /* else every sample is 0, and so are the stats */

@@ -127,6 +127,7 @@ struct lk_history {
 	uint64_t t_end;            /* time of the last record read */
 	uint64_t live_bytes;       /* of the blocks live now */
 	uint64_t peak_bytes, peak_t, peak_serial;   /* peak_serial: events up to the peak */
+	uint64_t stamp_last, stamp_serial;  /* the sites' sync stamp, events before it changed */
 	uint64_t rss_peak, rss_peak_t, rss_now, n_samples_rss;
 	uint64_t final_bytes, final_count;
 	/* markers and snapshots, in file order */
