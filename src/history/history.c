@@ -443,12 +443,11 @@ HOT int block_gone(struct lk_history *h, struct hot *x, const struct lk_hblock *
 	int rc = site_touch(h, s, x);
 	s->live_bytes -= b->size;
 	s->live_count--;
-	if (real_free) {
-		s->frees++;
-		if (last1 == number + 1) {
-			s->temporaries++;
-			h->temporaries++;
-		}
+	if (!real_free) {
+		s->lost_frees++;   /* its frees are counted at the end */
+	} else if (last1 == number + 1) {
+		s->temporaries++;
+		h->temporaries++;
 	}
 	return rc;
 }
@@ -667,6 +666,7 @@ static int finish(struct lk_history *h)
 		struct lk_hist_site *s = &h->sites[i];
 		if (!s->allocs)
 			continue;
+		s->frees = s->allocs - s->live_count - s->lost_frees;
 		if ((rc = site_touch_slow(h, s, h->events, h->peak_serial, stamp_of(h))))
 			return rc;
 		per_mark(s, h->win_marks);
@@ -775,6 +775,17 @@ static int walk_other(struct lk_history *h, unsigned kind, uint64_t t, const uin
  * allocation by number). Checks what indexes memory; the reader checks
  * the rest at the end of the chunk. 0, 1 when reading stops, or an error.
  */
+/* Tags of the plain events: an allocation or free by the thread of the
+ * event before, a time step in the tag. Once a chunk has named its first
+ * thread they need none of the checks of the others. */
+#define PLAIN(g) (LK_TAG_THREAD(g) == 0 && LK_TAG_DT(g) != LK_TAG_DT_VARINT && \
+		  LK_TAG_KIND(g) <= LK_EVK_FREE_NEXT)
+#define PLAIN4(g) PLAIN(g), PLAIN((g) + 1), PLAIN((g) + 2), PLAIN((g) + 3)
+#define PLAIN16(g) PLAIN4(g), PLAIN4((g) + 4), PLAIN4((g) + 8), PLAIN4((g) + 12)
+#define PLAIN64(g) PLAIN16(g), PLAIN16((g) + 16), PLAIN16((g) + 32), PLAIN16((g) + 48)
+static const uint8_t plain_tags[256] = {PLAIN64(0), PLAIN64(64), PLAIN64(128), PLAIN64(192)};
+static const uint8_t no_plain_tags[256];
+
 static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 		       const struct lk_trace_events *ev)
 {
@@ -794,33 +805,40 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 	int rc = hot_load(h, &x);
 	/* one tag an event (the reader checked); times past the chunk's last
 	 * are damage, found at its end (they never go back) */
+	const uint8_t *plain = no_plain_tags;  /* plain_tags once a thread is set */
 	for (uint32_t k = 0; rc == 0 && k < ev->count; k++) {
-		unsigned tag = *tags++, kind = LK_TAG_KIND(tag), code = LK_TAG_THREAD(tag);
-		uint64_t dt = LK_TAG_DT(tag);
+		unsigned tag = *tags++, kind = LK_TAG_KIND(tag);
 		last = t;
-		if (dt == LK_TAG_DT_VARINT) {
-			NEXT(times, LK_EVS_TIME, v);
-			if ((dt = v + LK_TAG_DT_VARINT) < v || t + dt < t)
-				BAD("time overflow");
-		}
-		t += dt;
-		if (kind == LK_EVK_SAMPLE) {
-			if (code)
-				BAD("sample with a thread");
-		} else if (code) {
-			v = 0;
-			if (code == LK_TAG_THREAD_LITERAL) {
-				NEXT(tids, LK_EVS_TID, v);
-				if (v > UINT32_MAX)
-					BAD("thread id out of range");
+		if (plain[tag]) {
+			t += LK_TAG_DT(tag);
+		} else {
+			unsigned code = LK_TAG_THREAD(tag);
+			uint64_t dt = LK_TAG_DT(tag);
+			if (dt == LK_TAG_DT_VARINT) {
+				NEXT(times, LK_EVS_TIME, v);
+				if ((dt = v + LK_TAG_DT_VARINT) < v || t + dt < t)
+					BAD("time overflow");
 			}
-			if (th.n)
-				thread_keep(h, tid, last1);
-			if (thread_of(&th, code, v, &tid))
+			t += dt;
+			if (kind == LK_EVK_SAMPLE) {
+				if (code)
+					BAD("sample with a thread");
+			} else if (code) {
+				v = 0;
+				if (code == LK_TAG_THREAD_LITERAL) {
+					NEXT(tids, LK_EVS_TID, v);
+					if (v > UINT32_MAX)
+						BAD("thread id out of range");
+				}
+				if (th.n)
+					thread_keep(h, tid, last1);
+				if (thread_of(&th, code, v, &tid))
+					BAD("thread table entry not set");
+				last1 = thread_last(h, tid);
+				plain = plain_tags;
+			} else if (!th.n) {
 				BAD("thread table entry not set");
-			last1 = thread_last(h, tid);
-		} else if (!th.n) {
-			BAD("thread table entry not set");
+			}
 		}
 		switch (kind) {
 		case LK_EVK_ALLOC:

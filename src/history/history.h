@@ -58,7 +58,7 @@ struct lk_hist_options {
 struct lk_hist_site {
 	/* first what every event of the site touches, in one cache line */
 	uint64_t live_bytes, live_count;   /* now; after the read: at the end */
-	uint64_t allocs, bytes_allocated, frees, temporaries;
+	uint64_t allocs, bytes_allocated, frees, temporaries;  /* frees: set at the end */
 	uint64_t changed;                  /* event serial of the last change */
 	uint64_t stamp;                    /* the history's stamp when last synced */
 	uint64_t peak_bytes, peak_count;   /* at the global peak */
@@ -71,6 +71,7 @@ struct lk_hist_site {
 	uint64_t win_bytes, win_count;     /* allocated in [from, to], live at `to` */
 	uint64_t win_first, win_last;      /* their first and last allocation times */
 	uint64_t kept_bytes, kept_count;   /* live at `from` and at `to` */
+	uint64_t lost_frees;               /* blocks replaced (a 1.0 trace's lost free) */
 	struct lk_band_stats stats;        /* of the timeline, bytes vs seconds */
 	double per_mark, per_mark_fit;     /* bytes per marker interval, R^2 */
 	/* internal state of the pass */
