@@ -740,7 +740,8 @@ static int thread_of(struct threads *th, unsigned code, uint64_t literal, uint32
 	return 0;
 }
 
-#define BAD(what) return lk_trace_reader_events_bad(rd, k, what)
+#define BAD(what) return lk_trace_reader_events_bad(rd, INDEX, what)
+#define INDEX k   /* the event's index in its chunk */
 #define NEXT(p, stream, v) do { \
 	if (lk_get_varint_padded(&(p), ev->e[stream], &(v))) \
 		BAD("bad varint"); \
@@ -799,16 +800,17 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 	struct threads th = {.n = 0};
 	struct hot x;
 	uint64_t t = ev->t_first, number = ev->allocs, guess = ev->allocs, v, stack, size;
-	uint64_t last = t;          /* time of the last event processed */
 	uint32_t tid = 0;
 	uint64_t last1 = 0;         /* the last allocation of thread tid (number + 1) */
 	int rc = hot_load(h, &x);
 	/* one tag an event (the reader checked); times past the chunk's last
 	 * are damage, found at its end (they never go back) */
 	const uint8_t *plain = no_plain_tags;  /* plain_tags once a thread is set */
-	for (uint32_t k = 0; rc == 0 && k < ev->count; k++) {
+	/* the event's index, from the tag just read (no counter to keep) */
+#undef INDEX
+#define INDEX ((uint32_t)(tags - ev->s[LK_EVS_TAG] - 1))
+	for (const uint8_t *tags_end = tags + ev->count; rc == 0 && tags < tags_end;) {
 		unsigned tag = *tags++, kind = LK_TAG_KIND(tag);
-		last = t;
 		if (plain[tag]) {
 			t += LK_TAG_DT(tag);
 		} else {
@@ -860,7 +862,7 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 			break;
 		case LK_EVK_SAMPLE: case LK_EVK_MARK: case LK_EVK_SNAPSHOT:
 			hot_store(h, &x, t);
-			if (!(rc = walk_other(h, kind, t, &data, ev->e[LK_EVS_DATA], rd, k)))
+			if (!(rc = walk_other(h, kind, t, &data, ev->e[LK_EVS_DATA], rd, INDEX)))
 				rc = hot_load(h, &x);
 			others++;
 			break;
@@ -868,7 +870,7 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 			BAD("unknown event kind");
 		}
 	}
-	hot_store(h, &x, rc == 1 ? last : t);    /* 1: the event at t stopped the reading */
+	hot_store(h, &x, t);   /* (rc 1: the event at t stopped the reading, and is counted) */
 	if (th.n)
 		thread_keep(h, tid, last1);
 	if (h->opt.progress)
@@ -883,6 +885,9 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 	end.bytes_allocated = bytes_allocated(h) - bytes_before;
 	return lk_trace_reader_events_done(rd, &end);
 }
+#undef INDEX
+#undef NEXT
+#undef BAD
 
 /* Read and process every record: 0 at the END or where reading stops, or
  * the reader's or the analysis's first error (the records before a
