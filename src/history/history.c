@@ -787,21 +787,72 @@ static int walk_other(struct lk_history *h, unsigned kind, uint64_t t, const uin
 static const uint8_t plain_tags[256] = {PLAIN64(0), PLAIN64(64), PLAIN64(128), PLAIN64(192)};
 static const uint8_t no_plain_tags[256];
 
+/* What a tag may ask beyond a plain event, kept out of the event loop's
+ * registers: the stream of long time steps, the thread table. */
+struct careful {
+	const uint8_t *times, *tids;
+	const uint8_t *times_end, *tids_end;
+	struct threads th;
+	uint32_t tid;
+	const char *bad;      /* what is wrong, or NULL */
+};
+
+struct careful_out {
+	uint64_t t, last1;
+};
+
+/* The careful way for a tag at time t, by the thread whose last
+ * allocation is last1: its time step, a thread it names (then last1 is
+ * that thread's). c->bad says what is wrong, if anything. */
+static __attribute__((noinline)) struct careful_out
+careful_tag(struct lk_history *h, struct careful *c, unsigned tag, uint64_t t, uint64_t last1)
+{
+	unsigned kind = LK_TAG_KIND(tag), code = LK_TAG_THREAD(tag);
+	uint64_t dt = LK_TAG_DT(tag), v = 0;
+	struct careful_out out = {t, last1};
+	if (dt == LK_TAG_DT_VARINT) {
+		if (lk_get_varint_padded(&c->times, c->times_end, &v))
+			return c->bad = "bad varint", out;
+		if ((dt = v + LK_TAG_DT_VARINT) < v || t + dt < t)
+			return c->bad = "time overflow", out;
+	}
+	out.t = t + dt;
+	if (kind == LK_EVK_SAMPLE) {
+		if (code)
+			c->bad = "sample with a thread";
+	} else if (code) {
+		v = 0;
+		if (code == LK_TAG_THREAD_LITERAL) {
+			if (lk_get_varint_padded(&c->tids, c->tids_end, &v))
+				return c->bad = "bad varint", out;
+			if (v > UINT32_MAX)
+				return c->bad = "thread id out of range", out;
+		}
+		if (c->th.n)
+			thread_keep(h, c->tid, last1);
+		if (thread_of(&c->th, code, v, &c->tid))
+			return c->bad = "thread table entry not set", out;
+		out.last1 = thread_last(h, c->tid);
+	} else if (!c->th.n) {
+		c->bad = "thread table entry not set";
+	}
+	return out;
+}
+
 static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 		       const struct lk_trace_events *ev)
 {
-	/* one pointer each, kept in registers */
-	const uint8_t *tags = ev->s[LK_EVS_TAG], *times = ev->s[LK_EVS_TIME];
-	const uint8_t *tids = ev->s[LK_EVS_TID], *stacks = ev->s[LK_EVS_STACK];
+	/* one pointer each, kept in registers, but those of the careful way */
+	const uint8_t *tags = ev->s[LK_EVS_TAG], *stacks = ev->s[LK_EVS_STACK];
 	const uint8_t *sizes = ev->s[LK_EVS_SIZE], *refs = ev->s[LK_EVS_REF];
 	const uint8_t *data = ev->s[LK_EVS_DATA];
+	struct careful c = {.times = ev->s[LK_EVS_TIME], .tids = ev->s[LK_EVS_TID],
+			    .times_end = ev->e[LK_EVS_TIME], .tids_end = ev->e[LK_EVS_TID]};
 	struct lk_trace_events_end end;
 	uint64_t others = 0, bytes_before = bytes_allocated(h);
-	struct threads th = {.n = 0};
 	struct hot x;
 	uint64_t t = ev->t_first, number = ev->allocs, guess = ev->allocs, v, stack, size;
-	uint32_t tid = 0;
-	uint64_t last1 = 0;         /* the last allocation of thread tid (number + 1) */
+	uint64_t last1 = 0;         /* the last allocation of thread c.tid (number + 1) */
 	int rc = hot_load(h, &x);
 	/* one tag an event (the reader checked); times past the chunk's last
 	 * are damage, found at its end (they never go back) */
@@ -814,33 +865,13 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 		if (plain[tag]) {
 			t += LK_TAG_DT(tag);
 		} else {
-			unsigned code = LK_TAG_THREAD(tag);
-			uint64_t dt = LK_TAG_DT(tag);
-			if (dt == LK_TAG_DT_VARINT) {
-				NEXT(times, LK_EVS_TIME, v);
-				if ((dt = v + LK_TAG_DT_VARINT) < v || t + dt < t)
-					BAD("time overflow");
-			}
-			t += dt;
-			if (kind == LK_EVK_SAMPLE) {
-				if (code)
-					BAD("sample with a thread");
-			} else if (code) {
-				v = 0;
-				if (code == LK_TAG_THREAD_LITERAL) {
-					NEXT(tids, LK_EVS_TID, v);
-					if (v > UINT32_MAX)
-						BAD("thread id out of range");
-				}
-				if (th.n)
-					thread_keep(h, tid, last1);
-				if (thread_of(&th, code, v, &tid))
-					BAD("thread table entry not set");
-				last1 = thread_last(h, tid);
+			struct careful_out out = careful_tag(h, &c, tag, t, last1);
+			if (c.bad)
+				BAD(c.bad);
+			t = out.t;
+			last1 = out.last1;
+			if (c.th.n)
 				plain = plain_tags;
-			} else if (!th.n) {
-				BAD("thread table entry not set");
-			}
 		}
 		switch (kind) {
 		case LK_EVK_ALLOC:
@@ -871,13 +902,13 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 		}
 	}
 	hot_store(h, &x, t);   /* (rc 1: the event at t stopped the reading, and is counted) */
-	if (th.n)
-		thread_keep(h, tid, last1);
+	if (c.th.n)
+		thread_keep(h, c.tid, last1);
 	if (h->opt.progress)
 		h->opt.progress(h->opt.progress_arg);
 	if (rc)
 		return rc;
-	const uint8_t *stop[LK_EVS_COUNT] = {tags, times, tids, stacks, sizes, NULL, refs, data};
+	const uint8_t *stop[LK_EVS_COUNT] = {tags, c.times, c.tids, stacks, sizes, NULL, refs, data};
 	memcpy(end.s, stop, sizeof(stop));
 	end.t = t;
 	end.allocs = number - ev->allocs;       /* the chunk's */
