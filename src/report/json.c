@@ -102,7 +102,7 @@ static void put_digits(char *buf, uint64_t u, int width)
  * written as the decimal k / 10^9 when the double nearest that decimal is
  * v itself, so that it reads back as v. Anything else: "%.17g". */
 #define NUMBER_MAX 32
-static size_t format_number(char *buf, double v)
+static inline __attribute__((always_inline)) size_t format_number(char *buf, double v)
 {
 	int64_t k;
 	uint64_t u, frac = 0;
