@@ -9,6 +9,8 @@
 set -eu
 what=${1:-build}
 pkgs="gcc make pkg-config libc6-dev libdw-dev libelf-dev libzstd-dev libunwind-dev libiberty-dev"
+# the static archives the command links (Makefile, STATIC_LIBS)
+pkgs="$pkgs zlib1g-dev liblzma-dev libbz2-dev"
 if [ "$what" = test ]; then
 	pkgs="$pkgs g++ jq golang-go ghc ghc-prof libghc-ghc-events-dev clang libclang-rt-14-dev chromium binutils file valgrind"
 	# node and npm may come from elsewhere than Debian: only add them if absent
