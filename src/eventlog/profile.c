@@ -15,24 +15,11 @@
 
 #include "common/error.h"
 #include "eventlog/census.h"
+#include "eventlog/bigendian.h"
 #include "eventlog/profile.h"
 #include "eventlog/reader.h"
 
 /* ---- small helpers ---------------------------------------------------- */
-
-static uint32_t be32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return __builtin_bswap32(v);
-}
-
-static uint64_t be64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return __builtin_bswap64(v);
-}
 
 static char *dupn(const void *s, size_t n)
 {

@@ -22,6 +22,7 @@
 
 #include "common/error.h"
 #include "common/filemap.h"
+#include "eventlog/bigendian.h"
 #include "eventlog/reader.h"
 
 #define READ_BUF (256u * 1024u)
@@ -62,21 +63,6 @@ struct lk_eventlog {
 	size_t n_names, cap_names;
 };
 
-static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-
-static uint32_t be32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return __builtin_bswap32(v);
-}
-
-static uint64_t be64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-	return __builtin_bswap64(v);
-}
 
 static uint64_t offset_of(const struct lk_eventlog *r) { return r->base + r->pos; }
 
