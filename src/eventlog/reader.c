@@ -1,9 +1,9 @@
 /*
  * reader.c - streaming GHC eventlog reader (see reader.h).
  *
- * Reads a regular file through mapped windows (common/filemap.h: no copy,
- * 10% less CPU time on 1 GB than read(2); docs/performance.md), anything
- * else (a pipe) into one buffer of READ_BUF bytes that slides over it.
+ * Reads a regular file in place through mapped windows (common/filemap.h:
+ * no copy from the page cache; docs/performance.md), anything else (a
+ * pipe) into one buffer of READ_BUF bytes that slides over it.
  * Either way an event, at most 12 + 65535 bytes, always fits in what is at
  * hand.
  *
@@ -62,7 +62,6 @@ struct lk_eventlog {
 	struct type_name *names;
 	size_t n_names, cap_names;
 };
-
 
 static uint64_t offset_of(const struct lk_eventlog *r) { return r->base + r->pos; }
 

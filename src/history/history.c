@@ -770,12 +770,6 @@ static int walk_other(struct lk_history *h, unsigned kind, uint64_t t, const uin
 	return kind == LK_EVK_SAMPLE ? on_sample(h, t, v[0]) : on_name(h, t, text, kind == LK_EVK_MARK);
 }
 
-/*
- * The events of one EVENTS chunk of a 2.0 trace, decoded here straight
- * into the handlers (no record in between, no address: frees name their
- * allocation by number). Checks what indexes memory; the reader checks
- * the rest at the end of the chunk. 0, 1 when reading stops, or an error.
- */
 /* Tags of the plain events: an allocation or free by the thread of the
  * event before, a time step in the tag. Once a chunk has named its first
  * thread they need none of the checks of the others. */
@@ -839,6 +833,12 @@ careful_tag(struct lk_history *h, struct careful *c, unsigned tag, uint64_t t, u
 	return out;
 }
 
+/*
+ * The events of one EVENTS chunk of a 2.0 trace, decoded here straight
+ * into the handlers (no record in between, no address: frees name their
+ * allocation by number). Checks what indexes memory; the reader checks
+ * the rest at the end of the chunk. 0, 1 when reading stops, or an error.
+ */
 static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 		       const struct lk_trace_events *ev)
 {
