@@ -11,8 +11,8 @@
  * ... as it meets them); a band absent from a census is 0 there.
  *
  * Use: lk_census_begin(t) at each census, lk_census_add() for each of its
- * samples, lk_census_end(); then
- * lk_census_finish() once, and read the points and statistics.
+ * samples, lk_census_end(); then lk_census_finish() once, and read the
+ * points and statistics.
  */
 #ifndef LK_EVENTLOG_CENSUS_H
 #define LK_EVENTLOG_CENSUS_H
