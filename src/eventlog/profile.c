@@ -218,10 +218,38 @@ static int insertion_sort(struct point *p, size_t n)
 	return 0;
 }
 
+/* Bucket of a time: n buckets from lo to hi, about one point each. */
+static size_t time_bucket(double t, double lo, double scale, size_t n)
+{
+	size_t b = (size_t)((t - lo) * scale);
+	return b < n ? b : n - 1;
+}
+
+/* Sort by time, stably: first by buckets of time (a counting sort, in
+ * input order within a bucket), after which insertion moves a point a few
+ * places at most. The capabilities' buffers interleave whole stretches of
+ * time, which insertion alone would move point by point. */
 static void sort_points(double *t, double *v, size_t n, struct point *tmp)
 {
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = (struct point){t[i], v[i]};
+	double lo = n ? t[0] : 0, hi = lo;
+	for (size_t i = 1; i < n; i++) {
+		lo = t[i] < lo ? t[i] : lo;
+		hi = t[i] > hi ? t[i] : hi;
+	}
+	size_t *start = n > 1 && hi > lo ? calloc(n + 1, sizeof(*start)) : NULL;
+	if (start) {
+		double scale = (double)n / (hi - lo);
+		for (size_t i = 0; i < n; i++)
+			start[time_bucket(t[i], lo, scale, n) + 1]++;
+		for (size_t b = 1; b <= n; b++)
+			start[b] += start[b - 1];
+		for (size_t i = 0; i < n; i++)
+			tmp[start[time_bucket(t[i], lo, scale, n)]++] = (struct point){t[i], v[i]};
+		free(start);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			tmp[i] = (struct point){t[i], v[i]};
+	}
 	if (insertion_sort(tmp, n))
 		qsort(tmp, n, sizeof(*tmp), by_time);
 	for (size_t i = 0; i < n; i++)
