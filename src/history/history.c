@@ -159,8 +159,18 @@ static int order_error(struct lk_history *h)
 			    lk_history_seconds(h, h->to_t), lk_point_describe(&h->opt.from, a, sizeof(a)));
 }
 
-/* The window ends: the timelines end there (no sample after t). */
-static int fire_to(struct lk_history *h, uint64_t t)
+/* Block b is live at the end of the read: its size class counts it. */
+static void size_class_live(struct lk_history *h, const struct lk_hblock *b)
+{
+	struct lk_hist_size_class *c = &h->sizes[lk_hist_size_class_of(b->size)];
+	c->live_count++;
+	c->live_bytes += b->size;
+}
+
+/* The window ends: the timelines end there (no sample after t). at_end:
+ * no event comes after, so the same pass over the live blocks counts them
+ * in their size classes too. */
+static int fire_to(struct lk_history *h, uint64_t t, int at_end)
 {
 	h->to_t = t;
 	if (t < h->from_t)
@@ -172,6 +182,8 @@ static int fire_to(struct lk_history *h, uint64_t t)
 		return -ENOMEM;
 	uint64_t stride = 1;
 	lk_hblocks_foreach(&h->blocks, b) {
+		if (at_end)
+			size_class_live(h, b);
 		if (b->site == LK_HBLOCK_NO_SITE)
 			continue;
 		struct lk_hist_site *s = &h->sites[b->site];
@@ -191,6 +203,7 @@ static int fire_to(struct lk_history *h, uint64_t t)
 		}
 	}
 	qsort(h->candidates, h->n_candidates, sizeof(*h->candidates), by_time);
+	h->sizes_live_done = at_end;
 	return 0;
 }
 
@@ -208,7 +221,7 @@ static int points_at_time(struct lk_history *h, uint64_t t)
 			h->to_t = ticks_of(h, to->seconds);
 			return order_error(h);
 		}
-		return fire_to(h, ticks_of(h, to->seconds));
+		return fire_to(h, ticks_of(h, to->seconds), 0);
 	}
 	h->time_points = (!h->from_done && f->kind == LK_POINT_TIME) ||
 			 (!h->to_done && to->kind == LK_POINT_TIME);
@@ -247,7 +260,7 @@ static int on_name(struct lk_history *h, uint64_t t, const char *text, int is_ma
 			h->to_t = t;
 			return order_error(h);
 		}
-		return fire_to(h, t);
+		return fire_to(h, t, 0);
 	}
 	return 0;
 }
@@ -600,7 +613,8 @@ static int points_at_end(struct lk_history *h)
 	if (!h->to_done) {
 		if (to->kind == LK_POINT_NAME)
 			return unresolved(h, to);
-		return fire_to(h, to->kind == LK_POINT_TIME ? ticks_of(h, to->seconds) : h->t_end);
+		return fire_to(h, to->kind == LK_POINT_TIME ? ticks_of(h, to->seconds) : h->t_end,
+			       1);
 	}
 	return 0;
 }
@@ -657,11 +671,9 @@ static int finish(struct lk_history *h)
 		h->allocs += h->sizes[c].allocs;
 	h->bytes_allocated = bytes_allocated(h);
 	h->frees = h->allocs - h->final_count - h->lost_frees;
-	lk_hblocks_foreach(&h->blocks, b) {
-		struct lk_hist_size_class *c = &h->sizes[lk_hist_size_class_of(b->size)];
-		c->live_count++;
-		c->live_bytes += b->size;
-	}
+	if (!h->sizes_live_done)   /* else the window's end did it, at the end */
+		lk_hblocks_foreach(&h->blocks, b)
+			size_class_live(h, b);
 	for (size_t i = 0; i < h->n_sites; i++) {
 		struct lk_hist_site *s = &h->sites[i];
 		if (!s->allocs)

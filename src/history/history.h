@@ -129,6 +129,7 @@ struct lk_history {
 	uint64_t live_bytes;       /* of the blocks live now */
 	uint64_t peak_bytes, peak_t, peak_serial;   /* peak_serial: events up to the peak */
 	uint64_t stamp_last, stamp_serial;  /* the sites' sync stamp, events before it changed */
+	int sizes_live_done;       /* the size classes' live blocks are counted */
 	uint64_t rss_peak, rss_peak_t, rss_now, n_samples_rss;
 	uint64_t final_bytes, final_count;
 	/* markers and snapshots, in file order */
