@@ -9,26 +9,28 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/hugeheap.h"
 
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *summary;
+	int analysis;   /* reads a whole trace or eventlog: its heap in huge pages */
 };
 
 static const struct command commands[] = {
-	{"run", cmd_run, "run a program and report the memory it leaked"},
-	{"record", cmd_record, "run a program and write a trace of its heap while it runs"},
-	{"dump", cmd_dump, "print every record of a trace file"},
-	{"eventlog", cmd_eventlog, "report on a GHC eventlog heap profile"},
-	{"mark", cmd_mark, "add a marker to a running recording"},
-	{"snapshot", cmd_snapshot, "take a named snapshot in a running recording"},
-	{"start", cmd_start, "start the recorded window of a running recording"},
-	{"stop", cmd_stop, "stop the recorded window of a running recording"},
-	{"check", cmd_check, "stop a running program, report what it lost now, resume it"},
-	{"report", cmd_report, "report on a trace: peak, leaks of a window, growing sites"},
-	{"diff", cmd_diff, "what each allocation site added and removed between two points"},
-	{NULL, NULL, NULL},
+	{"run", cmd_run, "run a program and report the memory it leaked", 0},
+	{"record", cmd_record, "run a program and write a trace of its heap while it runs", 0},
+	{"dump", cmd_dump, "print every record of a trace file", 1},
+	{"eventlog", cmd_eventlog, "report on a GHC eventlog heap profile", 1},
+	{"mark", cmd_mark, "add a marker to a running recording", 0},
+	{"snapshot", cmd_snapshot, "take a named snapshot in a running recording", 0},
+	{"start", cmd_start, "start the recorded window of a running recording", 0},
+	{"stop", cmd_stop, "stop the recorded window of a running recording", 0},
+	{"check", cmd_check, "stop a running program, report what it lost now, resume it", 0},
+	{"report", cmd_report, "report on a trace: peak, leaks of a window, growing sites", 1},
+	{"diff", cmd_diff, "what each allocation site added and removed between two points", 1},
+	{NULL, NULL, NULL, 0},
 };
 
 void lk_cli_error(const char *fmt, ...)
@@ -78,8 +80,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (const struct command *c = commands; c->name; c++)
-		if (!strcmp(argv[1], c->name))
+		if (!strcmp(argv[1], c->name)) {
+			if (c->analysis)
+				lk_hugeheap_enable();
 			return c->run(argc - 1, argv + 1);
+		}
 	lk_cli_error("'%s' is not a command; see 'leakscope --help'", argv[1]);
 	return 2;
 }

@@ -1,0 +1,55 @@
+/*
+ * hugeheap.c - the heap of an analysis command in transparent huge pages
+ * (hugeheap.h).
+ *
+ * malloc grows its main heap with brk(2), which maps a new stretch of
+ * address space each time, without the huge-page advice of the stretch
+ * before. So malloc is told to grow the heap by a large pad at once
+ * (M_TOP_PAD: address space, no memory until touched) and not to give it
+ * back (M_TRIM_THRESHOLD); one growth is forced, and the whole stretch is
+ * advised. Blocks up to the largest mmap threshold (32 MiB) then come from
+ * there; a heap that outgrows the pad goes on in ordinary pages.
+ */
+#include <limits.h>
+#include <malloc.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "common/hugeheap.h"
+
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+#define PAD_MAX ((size_t)1 << 30)
+#define MMAP_THRESHOLD_MAX (32 << 20)  /* glibc's ceiling on 64-bit */
+#define FORCE_GROWTH (256 << 10)       /* more than a fresh heap's top holds */
+#define SMALL_HEAP ((uintptr_t)4 << 20)  /* left in 4 KiB pages: a small run touches
+					  * a few of them, not whole 2 MiB pages */
+
+/* A quarter of the machine's memory, at most PAD_MAX: a brk(2) larger than
+ * memory can be refused under the default overcommit policy. */
+static size_t pad_size(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	if (pages <= 0 || page <= 0)
+		return 0;
+	size_t quarter = (size_t)pages / 4 * (size_t)page;
+	return quarter < PAD_MAX ? quarter & ~(HUGE_PAGE - 1) : PAD_MAX;
+}
+
+void lk_hugeheap_enable(void)
+{
+	size_t pad = pad_size();
+	if (pad < 4 * HUGE_PAGE || !mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_MAX) ||
+	    !mallopt(M_TRIM_THRESHOLD, INT_MAX) ||
+	    !mallopt(M_TOP_PAD, (int)pad))
+		return;
+	void *block = malloc(FORCE_GROWTH);
+	if (!block)
+		return;
+	uintptr_t from = ((uintptr_t)block + SMALL_HEAP + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	uintptr_t end = (uintptr_t)sbrk(0) & ~(HUGE_PAGE - 1);
+	if (end > from && end - from <= 2 * pad)  /* the block is in the brk heap */
+		madvise((void *)from, end - from, MADV_HUGEPAGE);
+	free(block);
+}
