@@ -4,12 +4,12 @@
 # 200 MB, 200 bands), next to the peer: a reader built on the Haskell
 # ghc-events library (bench/ghc-events-peer, built by
 # tools/build-ghc-events-peer.sh) that parses the same file and sums each
-# band over all censuses. Prints wall and CPU time (user + system), MB/s of
-# CPU time and peak RSS of each, and the ratio of CPU throughputs (the one
-# to read on a shared machine, where wall time counts the waits for a core).
-# RUNS=N runs each N times and keeps the fastest (default 1). The peer is
-# left out when it cannot be built, or when PEER=0 is set. Needs
-# /usr/bin/time.
+# band over all censuses. Prints wall and CPU time (user + system, of the
+# reader's process alone: bench/cputime.c), MB/s of CPU time and peak RSS
+# of each, and the ratio of CPU throughputs (the one to read on a shared
+# machine, where wall time counts the waits for a core). RUNS=N runs each
+# N times and keeps the fastest (default 1). The peer is left out when it
+# cannot be built, or when PEER=0 is set.
 set -eu
 cd "$(dirname "$0")/.."
 mb=${1:-200}
@@ -18,26 +18,21 @@ tmp=$(mktemp -d /tmp/leakscope-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 [ -x build/leakscope ] || make -s build/leakscope
 cc -O2 -Itests/unit -o "$tmp/gen" bench/gen_eventlog.c
+cc -O2 -o "$tmp/cputime" bench/cputime.c
 "$tmp/gen" "$tmp/big.eventlog" "$mb" "$bands"
 size=$(wc -c < "$tmp/big.eventlog")
 cat "$tmp/big.eventlog" > /dev/null  # warm the page cache
 
-# measure NAME COMMAND... : RUNS runs under /usr/bin/time (wall time, peak
-# RSS; user + system time in 10 ms ticks) and, when there is perf, perf
-# stat's task-clock (CPU time to the microsecond); appends "NAME WALL CPU
-# PEAK_KB" of the run with the least CPU time to $tmp/results
+# measure NAME COMMAND... : RUNS runs under bench/cputime (wall time, CPU
+# time of the command alone to the microsecond, peak RSS); appends "NAME
+# WALL CPU PEAK_KB" of the run with the least CPU time to $tmp/results
 measure() {
 	name=$1; shift
 	best=
-	perf=
-	perf stat -e task-clock -o /dev/null true 2> /dev/null &&
-		perf="perf stat -x, -e task-clock -o $tmp/$name.perf"
 	for _ in $(seq "${RUNS:-1}"); do
-		$perf /usr/bin/time -f '%e %U %S %M' -o "$tmp/$name.time" "$@" > "$tmp/$name.out" ||
-			{ cat "$tmp/$name.time" >&2; echo "$name failed" >&2; exit 1; }
-		cpu=$(awk '{ printf "%.3f", $2 + $3 }' "$tmp/$name.time")
-		[ -z "$perf" ] || cpu=$(awk -F, '/task-clock/ { printf "%.4f", $1 / 1000 }' "$tmp/$name.perf")
-		run=$(awk -v c="$cpu" '{ printf "%s %s %s", $1, c, $4 }' "$tmp/$name.time")
+		"$tmp/cputime" "$tmp/$name.time" "$@" > "$tmp/$name.out" ||
+			{ echo "$name failed" >&2; exit 1; }
+		run=$(awk '{ printf "%s %.6f %s", $1, $2 + $3, $4 }' "$tmp/$name.time")
 		if [ -z "$best" ] || awk -v a="$run" -v b="$best" \
 			'BEGIN { split(a, x, " "); split(b, y, " "); exit !(x[2] < y[2]) }'; then
 			best=$run
