@@ -53,3 +53,15 @@ void lk_hugeheap_enable(void)
 		madvise((void *)from, end - from, MADV_HUGEPAGE);
 	free(block);
 }
+
+void *lk_sparse_alloc(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void lk_sparse_free(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size);
+}

@@ -12,9 +12,18 @@
 #ifndef LK_COMMON_HUGEHEAP_H
 #define LK_COMMON_HUGEHEAP_H
 
+#include <stddef.h>
+
 /* Reserve the heap's next stretch of address space at once and ask for
  * huge pages there. Call before the heap grows; a failure only costs
  * speed, so nothing is returned. */
 void lk_hugeheap_enable(void);
+
+/* Zeroed memory for a large structure touched sparsely (tables indexed by
+ * a 16-bit type, buffers for the longest string): pages of its own, made
+ * only where touched. From the padded heap, calloc would clear (and so
+ * make) every page. NULL when out of memory; free with lk_sparse_free. */
+void *lk_sparse_alloc(size_t size);
+void lk_sparse_free(void *p, size_t size);
 
 #endif

@@ -22,6 +22,7 @@
 
 #include "common/error.h"
 #include "common/filemap.h"
+#include "common/hugeheap.h"
 #include "eventlog/bigendian.h"
 #include "eventlog/reader.h"
 
@@ -252,7 +253,7 @@ static int read_header(struct lk_eventlog *r)
 
 int lk_eventlog_open(FILE *f, struct lk_eventlog **out)
 {
-	struct lk_eventlog *r = calloc(1, sizeof(*r));
+	struct lk_eventlog *r = lk_sparse_alloc(sizeof(*r));  /* the tables: sparse */
 	if (!r)
 		return -ENOMEM;
 	r->f = f;
@@ -290,7 +291,7 @@ void lk_eventlog_close(struct lk_eventlog *r)
 		lk_filemap_close(r->map);
 	else
 		free((void *)r->buf);
-	free(r);
+	lk_sparse_free(r, sizeof(*r));
 }
 
 static int is_set(const uint8_t *bits, uint16_t id) { return bits[id / 8] >> (id % 8) & 1; }

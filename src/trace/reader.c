@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "common/error.h"
+#include "common/hugeheap.h"
 #include "trace/format.h"
 #include "trace/livemap.h"
 #include "trace/model.h"
@@ -191,7 +192,7 @@ static int read_header(struct lk_trace_reader *r)
 int lk_trace_reader_open(FILE *f, int flags, struct lk_trace_reader **out)
 {
 	*out = NULL;
-	struct lk_trace_reader *r = calloc(1, sizeof(*r));
+	struct lk_trace_reader *r = lk_sparse_alloc(sizeof(*r));  /* buffers of the longest strings */
 	if (!r)
 		return -ENOMEM;
 	r->f = f;
@@ -230,7 +231,7 @@ void lk_trace_reader_close(struct lk_trace_reader *r)
 	free(r->stored);
 	free(r->raw);
 	free(r->cmdline);
-	free(r);
+	lk_sparse_free(r, sizeof(*r));
 }
 
 /* ---- chunks ----------------------------------------------------------- */
