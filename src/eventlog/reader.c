@@ -314,9 +314,9 @@ void lk_eventlog_want_only(struct lk_eventlog *r, const uint16_t *types, size_t 
 		r->unwanted[types[i] / 8] &= (uint8_t)~(1u << (types[i] % 8));
 	/* undeclared types keep skip 0, untouched: the table's pages are only
 	 * faulted in where the header declared something */
-	for (uint32_t id = 0; id < 65536; id++)
-		if (is_set(r->declared, (uint16_t)id))
-			update_skip(r, (uint16_t)id);
+	for (uint32_t byte = 0; byte < sizeof(r->declared); byte++)
+		for (unsigned bits = r->declared[byte]; bits; bits &= bits - 1)
+			update_skip(r, (uint16_t)(byte * 8 + (unsigned)__builtin_ctz(bits)));
 }
 
 static int data_error(struct lk_eventlog *r, int code, uint64_t at, const char *what)

@@ -24,6 +24,31 @@ static int utf8_len(const unsigned char *s)
 	return n;
 }
 
+/* U+2028 or U+2029 at s: line ends to JavaScript, not to JSON. */
+static int js_line_end(const unsigned char *s)
+{
+	return s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9);
+}
+
+/* Bytes from s that go out as they are: a run written at once. */
+static size_t plain_run(const unsigned char *s)
+{
+	const unsigned char *p = s;
+	for (;;) {
+		if (*p >= 0x20 && *p < 0x7f) {
+			if (*p == '"' || *p == '\\' || *p == '<')
+				break;
+			p++;
+			continue;
+		}
+		int n = *p >= 0x80 ? utf8_len(p) : 0;
+		if (n == 0 || js_line_end(p))
+			break;
+		p += n;
+	}
+	return (size_t)(p - s);
+}
+
 void lk_json_string(FILE *out, const char *str)
 {
 	if (!str) {
@@ -33,7 +58,11 @@ void lk_json_string(FILE *out, const char *str)
 	const unsigned char *s = (const unsigned char *)str;
 	putc('"', out);
 	while (*s) {
-		if (*s == '"' || *s == '\\') {
+		size_t run = plain_run(s);
+		if (run) {
+			fwrite(s, 1, run, out);
+			s += run;
+		} else if (*s == '"' || *s == '\\') {
 			putc('\\', out);
 			putc(*s++, out);
 		} else if (*s == '\n' || *s == '\r' || *s == '\t') {
@@ -47,18 +76,14 @@ void lk_json_string(FILE *out, const char *str)
 		} else if (*s == '<' && s[1] == '!') {
 			fputs("\\u003c", out); /* nor a comment */
 			s++;
-		} else if (s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9)) {
+		} else if (*s == '<') {
+			putc(*s++, out);
+		} else if (js_line_end(s)) {
 			fprintf(out, "\\u%04x", s[2] == 0xa8 ? 0x2028 : 0x2029);
 			s += 3;
-		} else {
-			int n = utf8_len(s);
-			if (n == 0) {
-				fputs("\\ufffd", out);
-				s++;
-			} else {
-				fwrite(s, 1, (size_t)n, out);
-				s += n;
-			}
+		} else {   /* not UTF-8 */
+			fputs("\\ufffd", out);
+			s++;
 		}
 	}
 	putc('"', out);
