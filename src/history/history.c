@@ -641,15 +641,39 @@ int lk_history_symbolize(const struct lk_history *h, const struct lk_hist_site *
 	return lk_symtab_resolve(&h->symtab, s->addrs, s->n_addrs, &s->frames, &s->n_frames);
 }
 
+/* The h->sampler.due values of site s into v. */
+static void values_of(const struct lk_history *h, const struct lk_hist_site *s, double *v)
+{
+	const struct lk_series_buf *b = &s->series;
+	size_t n = h->sampler.due, j = 0;
+	for (; b->v && j < n && j < b->n; j++)
+		v[j] = b->v[j];
+	for (; j < n; j++)
+		v[j] = 0;
+}
+
 double *lk_history_site_values(const struct lk_history *h, size_t i)
 {
-	size_t n = h->sampler.due;
-	double *v = calloc(n ? n : 1, sizeof(*v));
-	const struct lk_series_buf *b = &h->sites[i].series;
-	if (v && b->v)
-		for (size_t j = 0; j < n && j < b->n; j++)
-			v[j] = b->v[j];
+	double *v = malloc((h->sampler.due ? h->sampler.due : 1) * sizeof(*v));
+	if (v)
+		values_of(h, &h->sites[i], v);
 	return v;
+}
+
+const struct lk_band_stats *lk_history_site_stats(const struct lk_history *h,
+						  const struct lk_hist_site *site)
+{
+	struct lk_hist_site *s = (struct lk_hist_site *)site;   /* the cache */
+	if (!s->stats_ready) {
+		s->stats = (struct lk_band_stats){0};
+		if (s->series.v) {     /* else every sample is 0, and so are the stats */
+			double v[LK_SAMPLER_POINTS];
+			values_of(h, s, v);
+			lk_band_stats_compute(h->times, v, h->sampler.due, &s->stats);
+		}
+		s->stats_ready = 1;
+	}
+	return &s->stats;
 }
 
 static int finish(struct lk_history *h)
@@ -682,13 +706,6 @@ static int finish(struct lk_history *h)
 		if ((rc = site_touch_slow(h, s, h->events, h->peak_serial, stamp_of(h))))
 			return rc;
 		per_mark(s, h->win_marks);
-		if (s->series.v) {         /* else every sample is 0, and so are the stats */
-			double *v = lk_history_site_values(h, i);
-			if (!v)
-				return -ENOMEM;
-			lk_band_stats_compute(h->times, v, n, &s->stats);
-			free(v);
-		}
 	}
 	return 0;
 }

@@ -72,10 +72,12 @@ struct lk_hist_site {
 	uint64_t win_first, win_last;      /* their first and last allocation times */
 	uint64_t kept_bytes, kept_count;   /* live at `from` and at `to` */
 	uint64_t lost_frees;               /* blocks replaced (a 1.0 trace's lost free) */
-	struct lk_band_stats stats;        /* of the timeline, bytes vs seconds */
+	struct lk_band_stats stats;        /* of the timeline, bytes vs seconds: a
+					    * cache, read by lk_history_site_stats() */
 	double per_mark, per_mark_fit;     /* bytes per marker interval, R^2 */
 	/* internal state of the pass */
 	struct lk_series_buf series;
+	int stats_ready;
 	uint32_t marks_seen;
 	long double sy, sxy, syy;
 };
@@ -200,5 +202,10 @@ int lk_history_symbolize(const struct lk_history *h, const struct lk_hist_site *
 /* The live bytes of site i at each sample (h->sampler.due doubles, new
  * array), or NULL (no memory). */
 double *lk_history_site_values(const struct lk_history *h, size_t i);
+
+/* The statistics of site s's timeline, computed once, when a report or a
+ * ranking asks (most sites of a large trace are never shown). */
+const struct lk_band_stats *lk_history_site_stats(const struct lk_history *h,
+						  const struct lk_hist_site *s);
 
 #endif

@@ -18,13 +18,14 @@ uint64_t lk_hist_site_amount(const struct lk_hist_site *s, enum lk_hist_key key)
 	return 0;
 }
 
-static double key_of(const struct lk_hist_site *s, enum lk_hist_key key)
+static double key_of(const struct lk_history *h, const struct lk_hist_site *s,
+		     enum lk_hist_key key)
 {
 	/* the window's growth: a site back to nothing at the window's end (its
 	 * blocks live then are the window's leaks and the kept ones) did not
 	 * grow, whatever its slope */
 	if (key == LK_HIST_BY_GROWTH)
-		return s->win_bytes + s->kept_bytes ? s->stats.slope : 0;
+		return s->win_bytes + s->kept_bytes ? lk_history_site_stats(h, s)->slope : 0;
 	return (double)lk_hist_site_amount(s, key);
 }
 
@@ -86,7 +87,7 @@ int lk_history_rank(const struct lk_history *h, enum lk_hist_key key, size_t lim
 	if (!r)
 		return -ENOMEM;
 	for (size_t i = 0; i < h->n_sites; i++) {
-		double v = key_of(&h->sites[i], key);
+		double v = key_of(h, &h->sites[i], key);
 		if (v > 0)
 			r[k++] = (struct ranked){.key = v, .i = i};
 	}

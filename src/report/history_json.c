@@ -39,14 +39,15 @@ static void site_json(FILE *out, const struct lk_history *h, const struct lk_his
 		num(out, "first_alloc_s", lk_history_seconds(h, s->win_first));
 		num(out, "last_alloc_s", lk_history_seconds(h, s->win_last));
 	}
+	const struct lk_band_stats *st = lk_history_site_stats(h, s);
 	fputs(",\"growth\":{\"integrated\":", out);
-	lk_json_number(out, s->stats.integrated);
-	num(out, "peak", s->stats.peak);
-	num(out, "mean", s->stats.mean);
-	num(out, "stddev", s->stats.stddev);
-	num(out, "intercept", s->stats.intercept);
-	num(out, "slope", s->stats.slope);
-	num(out, "fit", s->stats.fit);
+	lk_json_number(out, st->integrated);
+	num(out, "peak", st->peak);
+	num(out, "mean", st->mean);
+	num(out, "stddev", st->stddev);
+	num(out, "intercept", st->intercept);
+	num(out, "slope", st->slope);
+	num(out, "fit", st->fit);
 	fputs("},\"per_mark\":", out);
 	if (h->win_marks >= 2) {
 		fputs("{\"bytes\":", out);

@@ -78,9 +78,10 @@ static void row_allocs(FILE *out, const struct lk_history *h, const struct lk_hi
 static void row_growth(FILE *out, const struct lk_history *h, const struct lk_hist_site *s)
 {
 	char b[32], c[32], d[32];
-	fprintf(out, "  %s/s, fit %.2f (intercept %s, stddev %s)", lk_tltext_bytes(s->stats.slope, b, sizeof(b)),
-		s->stats.fit, lk_tltext_bytes(s->stats.intercept, c, sizeof(c)),
-		lk_tltext_bytes(s->stats.stddev, d, sizeof(d)));
+	const struct lk_band_stats *st = lk_history_site_stats(h, s);
+	fprintf(out, "  %s/s, fit %.2f (intercept %s, stddev %s)", lk_tltext_bytes(st->slope, b, sizeof(b)),
+		st->fit, lk_tltext_bytes(st->intercept, c, sizeof(c)),
+		lk_tltext_bytes(st->stddev, d, sizeof(d)));
 	if (h->win_marks >= 2)
 		fprintf(out, "; %+.0f B per mark, fit %.2f", s->per_mark, s->per_mark_fit);
 	putc('\n', out);
