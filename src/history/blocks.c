@@ -115,12 +115,16 @@ static uint64_t entry_number(const struct lk_hblocks *t, uint64_t r)
 }
 
 /* The ring twice as long, in place: a live block whose number's new bit
- * is set moves to the upper half. */
+ * is set moves to the upper half. Entry r holds number (last & ~mask) | r
+ * up to r = last & mask, and that minus half beyond: the new bit is last's
+ * in the first stretch, the other value in the second, so only one
+ * stretch can hold blocks that move. */
 static void ring_grow(struct lk_hblocks *t)
 {
-	uint64_t half = t->ring_mask + 1;
-	for (uint64_t r = 0; r < half; r++) {
-		if (t->ring[r].flags & LK_HBLOCK_LIVE && entry_number(t, r) & half) {
+	uint64_t half = t->ring_mask + 1, last = t->next - 1, split = (last & t->ring_mask) + 1;
+	uint64_t from = last & half ? 0 : split, to = last & half ? split : half;
+	for (uint64_t r = from; r < to; r++) {
+		if (t->ring[r].flags & LK_HBLOCK_LIVE) {
 			t->ring[r + half] = t->ring[r];
 			t->ring[r].flags = 0;
 		}
