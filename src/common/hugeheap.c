@@ -9,12 +9,18 @@
  * back (M_TRIM_THRESHOLD); one growth is forced, and the whole stretch is
  * advised. Blocks up to the largest mmap threshold (32 MiB) then come from
  * there; a heap that outgrows the pad goes on in ordinary pages.
+ *
+ * Under a limit of address space or of data (ulimit -v, -d) or strict
+ * overcommit, a growth by the pad would be refused where the block alone
+ * fits, and malloc would fail: the heap is left as it is then.
  */
 #include <limits.h>
 #include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "common/hugeheap.h"
@@ -37,10 +43,29 @@ static size_t pad_size(void)
 	return quarter < PAD_MAX ? quarter & ~(HUGE_PAGE - 1) : PAD_MAX;
 }
 
+static int unlimited(int resource)
+{
+	struct rlimit r;
+	return getrlimit(resource, &r) == 0 && r.rlim_cur == RLIM_INFINITY;
+}
+
+/* No limit or accounting that a growth by the pad could run into. */
+static int pad_allowed(void)
+{
+	FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+	int mode = 2;   /* unknown: as if strict */
+	if (f) {
+		if (fscanf(f, "%d", &mode) != 1)
+			mode = 2;
+		fclose(f);
+	}
+	return mode != 2 && unlimited(RLIMIT_AS) && unlimited(RLIMIT_DATA);
+}
+
 void lk_hugeheap_enable(void)
 {
 	size_t pad = pad_size();
-	if (pad < 4 * HUGE_PAGE || !mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_MAX) ||
+	if (pad < 4 * HUGE_PAGE || !pad_allowed() || !mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_MAX) ||
 	    !mallopt(M_TRIM_THRESHOLD, INT_MAX) ||
 	    !mallopt(M_TOP_PAD, (int)pad))
 		return;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include "history/blocks.h"
 
@@ -31,13 +32,30 @@ static void unzeroed(void *p, size_t size)
 		munmap(p, size);
 }
 
+/* Entries the ring may reserve: RING_RESERVE, or under a limit of address
+ * space or data (ulimit -v, -d) what a quarter of it holds, leaving the
+ * rest to the other tables. */
+static uint64_t ring_reserve_max(void)
+{
+	uint64_t n = RING_RESERVE;
+	int limits[] = {RLIMIT_AS, RLIMIT_DATA};
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		struct rlimit r;
+		if (getrlimit(limits[i], &r) || r.rlim_cur == RLIM_INFINITY)
+			continue;
+		while (n > LK_HBLOCKS_RING_MIN && n * sizeof(struct lk_hblock) > r.rlim_cur / 4)
+			n /= 2;
+	}
+	return n;
+}
+
 /* The ring's address space, reserved once (pages are only made when
  * touched), so that it grows in place: entries that move go to the upper
  * half, nothing is copied to a new array. The most that can be reserved,
  * down to what a ring needs at least. */
 static void reserve_ring(struct lk_hblocks *t)
 {
-	for (uint64_t n = RING_RESERVE; n >= LK_HBLOCKS_RING_MIN && !t->ring; n /= 4) {
+	for (uint64_t n = ring_reserve_max(); n >= LK_HBLOCKS_RING_MIN && !t->ring; n /= 4) {
 		void *p = mmap(NULL, n * sizeof(*t->ring), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p == MAP_FAILED)
