@@ -17,8 +17,8 @@
 #include <limits.h>
 #include <malloc.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -65,8 +65,9 @@ static int pad_allowed(void)
 void lk_hugeheap_enable(void)
 {
 	size_t pad = pad_size();
-	if (pad < 4 * HUGE_PAGE || !pad_allowed() || !mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_MAX) ||
-	    !mallopt(M_TRIM_THRESHOLD, INT_MAX) ||
+	if (pad < 4 * HUGE_PAGE || !pad_allowed())
+		return;
+	if (!mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_MAX) || !mallopt(M_TRIM_THRESHOLD, INT_MAX) ||
 	    !mallopt(M_TOP_PAD, (int)pad))
 		return;
 	void *block = malloc(FORCE_GROWTH);
