@@ -50,7 +50,7 @@ static int unlimited(int resource)
 }
 
 /* No limit or accounting that a growth by the pad could run into. */
-static int pad_allowed(void)
+int lk_hugeheap_allowed(void)
 {
 	FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
 	int mode = 2;   /* unknown: as if strict */
@@ -65,7 +65,7 @@ static int pad_allowed(void)
 void lk_hugeheap_enable(void)
 {
 	size_t pad = pad_size();
-	if (pad < 4 * HUGE_PAGE || !pad_allowed())
+	if (pad < 4 * HUGE_PAGE || !lk_hugeheap_allowed())
 		return;
 	if (!mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_MAX) || !mallopt(M_TRIM_THRESHOLD, INT_MAX) ||
 	    !mallopt(M_TOP_PAD, (int)pad))

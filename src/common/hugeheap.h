@@ -19,6 +19,10 @@
  * speed, so nothing is returned. */
 void lk_hugeheap_enable(void);
 
+/* Whether lk_hugeheap_enable() may pad the heap: no limit of address
+ * space or data (ulimit -v, -d), no strict overcommit. */
+int lk_hugeheap_allowed(void);
+
 /* Zeroed memory for a large structure touched sparsely (tables indexed by
  * a 16-bit type, buffers for the longest string): pages of its own, made
  * only where touched. From the padded heap, calloc would clear (and so

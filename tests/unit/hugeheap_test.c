@@ -60,20 +60,11 @@ static int vm_flags_of(uintptr_t a, char *flags, size_t size)
 	return found;
 }
 
-/* The conditions under which lk_hugeheap_enable() leaves the heap alone:
- * a limit of address space or data, strict overcommit, no huge pages. */
+/* lk_hugeheap_enable() leaves the heap alone: limits, strict overcommit,
+ * or no huge pages in the kernel. */
 static int heap_left_alone(void)
 {
-	struct rlimit as, data;
-	FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
-	int mode = 2;
-	if (f) {
-		if (fscanf(f, "%d", &mode) != 1)
-			mode = 2;
-		fclose(f);
-	}
-	return mode == 2 || getrlimit(RLIMIT_AS, &as) || as.rlim_cur != RLIM_INFINITY ||
-	       getrlimit(RLIMIT_DATA, &data) || data.rlim_cur != RLIM_INFINITY ||
+	return !lk_hugeheap_allowed() ||
 	       access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) != 0;
 }
 
