@@ -29,7 +29,7 @@
 #define PAD_MAX ((size_t)1 << 30)
 #define MMAP_THRESHOLD_MAX (32 << 20)  /* glibc's ceiling on 64-bit */
 #define FORCE_GROWTH (256 << 10)       /* more than a fresh heap's top holds */
-#define SMALL_HEAP ((uintptr_t)4 << 20)  /* left in 4 KiB pages: a small run touches
+#define SMALL_HEAP ((uintptr_t)1 << 20)  /* left in 4 KiB pages: a small run touches
 					  * a few of them, not whole 2 MiB pages */
 
 /* A quarter of the machine's memory, at most PAD_MAX: a brk(2) larger than

@@ -9,7 +9,14 @@
 
 #define HUGE_PAGE (2u << 20)
 #define SPARSE_UPTO 65536u     /* slots (2 MiB) up to which the old table stays half empty */
-#define RING_RESERVE (1ull << 28)   /* ring entries reserved (6 GiB of address space) */
+#define RING_RESERVE (1ull << 28)   /* ring entries reserved (4 GiB of address space) */
+#define ENTRY_BYTES (sizeof(struct lk_hring_entry) + sizeof(uint64_t))  /* and its time */
+/* Bytes between the entries and their times: entry n and its time must
+ * not lie a multiple of 4 KiB apart, or the processor takes a load from
+ * one for a load of a store just made to the other (sqlite's report ran
+ * 50% slower so). */
+#define TIMES_SKEW 2048u
+#define RING_BYTES(n) ((n) * ENTRY_BYTES + TIMES_SKEW)
 
 /* Zeroed memory. 2 MiB or more is mapped on its own and asks for huge
  * pages: every lookup of a large table is a TLB miss otherwise. */
@@ -43,25 +50,26 @@ static uint64_t ring_reserve_max(void)
 		struct rlimit r;
 		if (getrlimit(limits[i], &r) || r.rlim_cur == RLIM_INFINITY)
 			continue;
-		while (n > LK_HBLOCKS_RING_MIN && n * sizeof(struct lk_hblock) > r.rlim_cur / 4)
+		while (n > LK_HBLOCKS_RING_MIN && n * ENTRY_BYTES > r.rlim_cur / 4)
 			n /= 2;
 	}
 	return n;
 }
 
-/* The ring's address space, reserved once (pages are only made when
- * touched), so that it grows in place: entries that move go to the upper
- * half, nothing is copied to a new array. The most that can be reserved,
- * down to what a ring needs at least. */
+/* The ring's address space (entries, then their times), reserved once
+ * (pages are only made when touched), so that it grows in place: entries
+ * that move go to the upper half, nothing is copied to a new array. The
+ * most that can be reserved, down to what a ring needs at least. */
 static void reserve_ring(struct lk_hblocks *t)
 {
 	for (uint64_t n = ring_reserve_max(); n >= LK_HBLOCKS_RING_MIN && !t->ring; n /= 4) {
-		void *p = mmap(NULL, n * sizeof(*t->ring), PROT_READ | PROT_WRITE,
+		void *p = mmap(NULL, RING_BYTES(n), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p == MAP_FAILED)
 			continue;
-		madvise(p, n * sizeof(*t->ring), MADV_HUGEPAGE);
+		madvise(p, RING_BYTES(n), MADV_HUGEPAGE);
 		t->ring = p;
+		t->ring_t = (uint64_t *)((char *)(t->ring + n) + TIMES_SKEW);
 		t->ring_cap = n;
 	}
 }
@@ -82,7 +90,7 @@ int lk_hblocks_init(struct lk_hblocks *t)
 void lk_hblocks_release(struct lk_hblocks *t)
 {
 	if (t->ring)
-		munmap(t->ring, t->ring_cap * sizeof(*t->ring));
+		munmap(t->ring, RING_BYTES(t->ring_cap));
 	unzeroed(t->old, t->old_cap * sizeof(*t->old));
 	memset(t, 0, sizeof(*t));
 }
@@ -142,24 +150,43 @@ static void ring_grow(struct lk_hblocks *t)
 	uint64_t half = t->ring_mask + 1, last = t->next - 1, split = (last & t->ring_mask) + 1;
 	uint64_t from = last & half ? 0 : split, to = last & half ? split : half;
 	for (uint64_t r = from; r < to; r++) {
-		if (t->ring[r].flags & LK_HBLOCK_LIVE) {
+		if (t->ring[r].key) {
 			t->ring[r + half] = t->ring[r];
-			t->ring[r].flags = 0;
+			t->ring_t[r + half] = t->ring_t[r];
+			t->ring[r].key = 0;
 		}
 	}
 	t->ring_mask = 2 * half - 1;
 }
 
-/* Ring entry r's live block moves to the old table. */
-static int retire(struct lk_hblocks *t, uint64_t r)
+static int old_add(struct lk_hblocks *t, const struct lk_hblock_old *o)
 {
 	if (old_full(t) && old_grow(t))
 		return -ENOMEM;
-	struct lk_hblock_old o = {.number1 = entry_number(t, r) + 1, .b = t->ring[r]};
-	old_insert(t->old, t->old_cap, &o);
+	old_insert(t->old, t->old_cap, o);
 	t->old_count++;
+	return 0;
+}
+
+/* Ring entry r's live block moves to the old table. */
+static int retire(struct lk_hblocks *t, uint64_t r)
+{
+	struct lk_hblock_old o = {.number1 = entry_number(t, r) + 1, .size = t->ring[r].size,
+				  .t = t->ring_t[r], .site = LK_HRING_SITE(t->ring[r].key)};
+	if (old_add(t, &o))
+		return -ENOMEM;
 	t->ring_count--;
-	t->ring[r].flags = 0;
+	t->ring[r].key = 0;
+	return 0;
+}
+
+int lk_hblocks_add_old(struct lk_hblocks *t, uint64_t number, uint64_t size, uint64_t time,
+		       uint32_t site)
+{
+	struct lk_hblock_old o = {.number1 = number + 1, .size = size, .t = time, .site = site};
+	if (old_add(t, &o))
+		return -ENOMEM;
+	t->next = number + 1;
 	return 0;
 }
 
@@ -169,26 +196,27 @@ static int retire(struct lk_hblocks *t, uint64_t r)
  * half full, the rest move to the old table. */
 int lk_hblocks_make_room(struct lk_hblocks *t, uint64_t number)
 {
-	while (t->ring[number & t->ring_mask].flags & LK_HBLOCK_LIVE &&
+	while (t->ring[number & t->ring_mask].key &&
 	       t->ring_count * 2 > t->ring_mask && number - t->next <= t->ring_mask &&
 	       2 * (t->ring_mask + 1) <= t->ring_cap)
 		ring_grow(t);
 	uint64_t from = number - t->next <= t->ring_mask ? t->next : number - t->ring_mask;
 	for (uint64_t n = from; n <= number; n++)
-		if (t->ring[n & t->ring_mask].flags & LK_HBLOCK_LIVE && retire(t, n & t->ring_mask))
+		if (t->ring[n & t->ring_mask].key && retire(t, n & t->ring_mask))
 			return -ENOMEM;
 	return 0;
 }
 
-const struct lk_hblock *lk_hblocks_take_old(struct lk_hblocks *t, uint64_t number)
+int lk_hblocks_take_old(struct lk_hblocks *t, uint64_t number, uint64_t *size, uint32_t *site)
 {
 	size_t mask = t->old_cap - 1, i = home(t->old_cap, number + 1);
 	while (t->old[i].number1 != number + 1) {
 		if (!t->old[i].number1)
-			return NULL;
+			return 0;
 		i = (i + 1) & mask;
 	}
-	t->taken = t->old[i].b;
+	*size = t->old[i].size;
+	*site = t->old[i].site;
 	t->old_count--;
 	/* backward-shift deletion: pull later members of the run into the hole */
 	for (size_t j = (i + 1) & mask; t->old[j].number1; j = (j + 1) & mask) {
@@ -199,17 +227,29 @@ const struct lk_hblock *lk_hblocks_take_old(struct lk_hblocks *t, uint64_t numbe
 		}
 	}
 	t->old[i].number1 = 0;
-	return &t->taken;
+	return 1;
 }
 
-const struct lk_hblock *lk_hblocks_next(const struct lk_hblocks *t, size_t *pos)
+int lk_hblocks_next(const struct lk_hblocks *t, size_t *pos, struct lk_hblock *b)
 {
 	size_t n = (size_t)t->ring_mask + 1;
-	for (; *pos < n; (*pos)++)
-		if (t->ring[*pos].flags & LK_HBLOCK_LIVE)
-			return &t->ring[(*pos)++];
-	for (; *pos < n + t->old_cap; (*pos)++)
-		if (t->old[*pos - n].number1)
-			return &t->old[(*pos)++ - n].b;
-	return NULL;
+	for (; *pos < n; (*pos)++) {
+		const struct lk_hring_entry *e = &t->ring[*pos];
+		if (e->key) {
+			*b = (struct lk_hblock){.number = entry_number(t, *pos), .size = e->size,
+						.t = t->ring_t[*pos], .site = LK_HRING_SITE(e->key)};
+			(*pos)++;
+			return 1;
+		}
+	}
+	for (; *pos < n + t->old_cap; (*pos)++) {
+		const struct lk_hblock_old *o = &t->old[*pos - n];
+		if (o->number1) {
+			*b = (struct lk_hblock){.number = o->number1 - 1, .size = o->size, .t = o->t,
+						.site = o->site};
+			(*pos)++;
+			return 1;
+		}
+	}
+	return 0;
 }

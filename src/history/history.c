@@ -114,6 +114,7 @@ static void fire_from(struct lk_history *h, uint64_t t)
 {
 	h->from_done = 1;
 	h->from_t = t;
+	h->from_number = h->blocks.next;
 	h->origin = t;
 	for (size_t i = 0; i < h->n_sites; i++) {
 		h->sites[i].from_bytes = h->sites[i].live_bytes;
@@ -183,22 +184,22 @@ static int fire_to(struct lk_history *h, uint64_t t, int at_end)
 	uint64_t stride = 1;
 	lk_hblocks_foreach(&h->blocks, b) {
 		if (at_end)
-			size_class_live(h, b);
-		if (b->site == LK_HBLOCK_NO_SITE)
+			size_class_live(h, &b);
+		if (b.site == LK_HBLOCK_NO_SITE)
 			continue;
-		struct lk_hist_site *s = &h->sites[b->site];
-		if (b->flags & LK_HBLOCK_IN_WINDOW) {
-			add_candidate(h, b, h->win_count, &stride);
-			if (!s->win_count || b->t < s->win_first)
-				s->win_first = b->t;
-			if (!s->win_count || b->t > s->win_last)
-				s->win_last = b->t;
-			s->win_bytes += b->size;
+		struct lk_hist_site *s = &h->sites[b.site];
+		if (b.number >= h->from_number) {
+			add_candidate(h, &b, h->win_count, &stride);
+			if (!s->win_count || b.t < s->win_first)
+				s->win_first = b.t;
+			if (!s->win_count || b.t > s->win_last)
+				s->win_last = b.t;
+			s->win_bytes += b.size;
 			s->win_count++;
-			h->win_bytes += b->size;
+			h->win_bytes += b.size;
 			h->win_count++;
 		} else {
-			s->kept_bytes += b->size;
+			s->kept_bytes += b.size;
 			s->kept_count++;
 		}
 	}
@@ -285,7 +286,6 @@ struct hot {
 				    * date: peak_serial, or the last event before
 				    * the stamp changed, the later */
 	uint64_t edge;
-	uint32_t window;           /* LK_HBLOCK_IN_WINDOW once the window started */
 	int filter;                /* a size filter is set */
 };
 
@@ -355,7 +355,6 @@ static inline int hot_load(struct lk_history *h, struct hot *x)
 	}
 	x->guard = h->peak_serial > h->stamp_serial ? h->peak_serial : h->stamp_serial;
 	x->edge = sampler_edge(h);
-	x->window = h->from_done ? LK_HBLOCK_IN_WINDOW : 0;
 	x->filter = h->opt.size_min || h->opt.size_max;
 	return total_touch(h);
 }
@@ -415,18 +414,17 @@ HOT int event_begin(struct lk_history *h, struct hot *x, uint64_t t)
 HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint64_t *last1,
 		 uint32_t stack, uint64_t size, uint64_t number)
 {
-	struct lk_hblock b = {.size = size, .t = t, .flags = x->window,
-			      .site = !x->filter || in_filter(h, size) ? stack : LK_HBLOCK_NO_SITE};
+	uint32_t site = !x->filter || in_filter(h, size) ? stack : LK_HBLOCK_NO_SITE;
 	x->live_bytes += size;
 	struct lk_hist_size_class *c = &h->sizes[lk_hist_size_class_of(size)];
 	c->allocs++;
 	c->bytes += size;
-	int rc = lk_hblocks_add(&h->blocks, number, &b);
+	int rc = lk_hblocks_add(&h->blocks, number, size, t, site);
 	if (rc)
 		return rc;
 	*last1 = number + 1;
-	if (b.site != LK_HBLOCK_NO_SITE) {
-		struct lk_hist_site *s = &h->sites[b.site];
+	if (site != LK_HBLOCK_NO_SITE) {
+		struct lk_hist_site *s = &h->sites[site];
 		if ((rc = site_touch(h, s, x)))
 			return rc;
 		s->allocs++;
@@ -442,19 +440,20 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint64_t *last
 	return 0;
 }
 
-/* Block b (allocation `number`) is gone: freed by a thread whose last
- * allocation is last1 (number + 1), or replaced (a 1.0 trace's lost
- * free). Freed by the thread that allocated it with no allocation of that
- * thread in between, it was a temporary allocation (heaptrack's). */
-HOT int block_gone(struct lk_history *h, struct hot *x, const struct lk_hblock *b, uint64_t last1,
-		   uint64_t number, int real_free)
+/* The block of allocation `number` (size, site) is gone: freed by a
+ * thread whose last allocation is last1 (number + 1), or replaced (a 1.0
+ * trace's lost free). Freed by the thread that allocated it with no
+ * allocation of that thread in between, it was a temporary allocation
+ * (heaptrack's). */
+HOT int block_gone(struct lk_history *h, struct hot *x, uint64_t size, uint32_t site,
+		   uint64_t last1, uint64_t number, int real_free)
 {
-	x->live_bytes -= b->size;
-	if (b->site == LK_HBLOCK_NO_SITE)
+	x->live_bytes -= size;
+	if (site == LK_HBLOCK_NO_SITE)
 		return 0;
-	struct lk_hist_site *s = &h->sites[b->site];
+	struct lk_hist_site *s = &h->sites[site];
 	int rc = site_touch(h, s, x);
-	s->live_bytes -= b->size;
+	s->live_bytes -= size;
 	s->live_count--;
 	if (!real_free) {
 		s->lost_frees++;   /* its frees are counted at the end */
@@ -469,8 +468,11 @@ HOT int block_gone(struct lk_history *h, struct hot *x, const struct lk_hblock *
  * an error. */
 HOT int on_free(struct lk_history *h, struct hot *x, uint64_t last1, uint64_t number)
 {
-	const struct lk_hblock *b = lk_hblocks_take(&h->blocks, number);
-	return b ? block_gone(h, x, b, last1, number, 1) : 1;
+	uint64_t size;
+	uint32_t site;
+	if (!lk_hblocks_take(&h->blocks, number, &size, &site))
+		return 1;
+	return block_gone(h, x, size, site, last1, number, 1);
 }
 
 static int on_sample(struct lk_history *h, uint64_t t, uint64_t rss)
@@ -505,7 +507,8 @@ static int on_stack(struct lk_history *h, const struct lk_trace_record *r)
 static int event_record(struct lk_history *h, const struct lk_trace_record *r)
 {
 	struct hot x;
-	const struct lk_hblock *old;
+	uint64_t size;
+	uint32_t site;
 	uint64_t last1 = thread_last(h, r->tid);
 	int rc = hot_load(h, &x);
 	if (rc || (rc = event_begin(h, &x, r->t)))
@@ -514,9 +517,9 @@ static int event_record(struct lk_history *h, const struct lk_trace_record *r)
 	case LK_TRACE_ALLOC:
 		if (!r->addr)
 			break;
-		if (r->replaces && (old = lk_hblocks_take(&h->blocks, r->replaces - 1))) {
+		if (r->replaces && lk_hblocks_take(&h->blocks, r->replaces - 1, &size, &site)) {
 			h->lost_frees++;   /* its free was not recorded */
-			if ((rc = block_gone(h, &x, old, last1, r->replaces - 1, 0)))
+			if ((rc = block_gone(h, &x, size, site, last1, r->replaces - 1, 0)))
 				return rc;
 		}
 		if ((rc = ensure_site(h, r->stack)) ||
@@ -697,7 +700,7 @@ static int finish(struct lk_history *h)
 	h->frees = h->allocs - h->final_count - h->lost_frees;
 	if (!h->sizes_live_done)   /* else the window's end did it, at the end */
 		lk_hblocks_foreach(&h->blocks, b)
-			size_class_live(h, b);
+			size_class_live(h, &b);
 	for (size_t i = 0; i < h->n_sites; i++) {
 		struct lk_hist_site *s = &h->sites[i];
 		if (!s->allocs)

@@ -141,6 +141,7 @@ struct lk_history {
 	int from_done, to_done;
 	int time_points;           /* a point at a time is still to come */
 	uint64_t from_t, to_t;
+	uint64_t from_number;      /* allocations from this number on are in the window */
 	uint64_t win_bytes, win_count;
 	struct lk_hist_candidate *candidates;  /* by time */
 	size_t n_candidates;
