@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze/timeline.h"
+#include "report/dtoa.h"
 #include "report/json.h"
 
 /* Length of the valid UTF-8 sequence at s, or 0. */
@@ -125,8 +126,9 @@ static void put_digits(char *buf, uint64_t u, int width)
  * Numbers are most of a timeline's JSON: bytes (integers) and times
  * (nanoseconds in seconds) are written exactly without printf. A time is
  * written as the decimal k / 10^9 when the double nearest that decimal is
- * v itself, so that it reads back as v. Anything else: "%.17g". */
-#define NUMBER_MAX 32
+ * v itself, so that it reads back as v. Anything else: the shortest text
+ * that reads back as v (lk_dtoa). */
+#define NUMBER_MAX LK_DTOA_MAX
 static inline __attribute__((always_inline)) size_t format_number(char *buf, double v)
 {
 	int64_t k;
@@ -143,7 +145,7 @@ static inline __attribute__((always_inline)) size_t format_number(char *buf, dou
 		frac = u % 1000000000u;
 		u /= 1000000000u;
 	} else {
-		return (size_t)snprintf(buf, NUMBER_MAX, "%.17g", v);
+		return lk_dtoa(v, buf);
 	}
 	size_t n = 0;
 	if (k < 0)

@@ -1,7 +1,7 @@
 /*
  * json_test.c - lk_json_number: integers and nanosecond decimals written
- * without printf, the rest by "%.17g"; every number reads back (strtod) as
- * the same double.
+ * as such, the rest in the shortest text (lk_dtoa, tested on its own in
+ * dtoa_test.c); every number reads back (strtod) as the same double.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -25,8 +25,9 @@ int main(void)
 	static const struct { double v; const char *text; } cases[] = {
 		{0, "0"}, {-0.0, "0"}, {42, "42"}, {-7, "-7"}, {1e15, "1000000000000000"},
 		{0.1, "0.1"}, {2.5, "2.5"}, {12.345678901, "12.345678901"}, {-0.016, "-0.016"},
-		{1500.5, "1500.5"}, {0.000000001, "0.000000001"}, {1.0 / 3, "0.33333333333333331"},
-		{1e20, "1e+20"}, {1e-12, "9.9999999999999998e-13"},
+		{1500.5, "1500.5"}, {0.000000001, "0.000000001"}, {1.0 / 3, "0.3333333333333333"},
+		{1e20, "100000000000000000000"}, {1e22, "1e+22"}, {1e-12, "1e-12"},
+		{-2.5e-300, "-2.5e-300"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *t = number_text(cases[i].v);
