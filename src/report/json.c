@@ -105,14 +105,15 @@ static int digit_count(uint64_t u)
 	return u ? t + (u >= pow10[t]) : 1;
 }
 
+static const char pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 /* The last `width` decimal digits of u (zero-padded) at buf, written in
  * place (no copy after: a copy of bytes just stored stalls). */
 static void put_digits(char *buf, uint64_t u, int width)
 {
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
 	char *p = buf + width;
 	for (; p - buf >= 2; u /= 100) {  /* two digits a division */
 		p -= 2;
@@ -133,6 +134,23 @@ static inline __attribute__((always_inline)) size_t format_number(char *buf, dou
 {
 	int64_t k;
 	uint64_t u, frac = 0;
+	if (v >= 0 && v < 10000 && v == (double)(uint32_t)v) {
+		/* the most common, as a heap profile's bands are most of its
+		 * numbers: a few digits, in 32-bit arithmetic */
+		uint32_t s = (uint32_t)v;
+		if (s < 10)
+			return buf[0] = (char)('0' + s), 1;
+		if (s < 100)
+			return memcpy(buf, pairs + 2 * s, 2), 2;
+		if (s < 1000) {
+			buf[0] = (char)('0' + s / 100);
+			memcpy(buf + 1, pairs + 2 * (s % 100), 2);
+			return 3;
+		}
+		memcpy(buf, pairs + 2 * (s / 100), 2);
+		memcpy(buf + 2, pairs + 2 * (s % 100), 2);
+		return 4;
+	}
 	if (!isfinite(v)) {
 		memcpy(buf, "null", 4);
 		return 4;
