@@ -1,8 +1,7 @@
 /*
  * blocks.h - the live blocks of a trace being analysed, by allocation
  * number (the n-th allocation of the trace: frees name their block so,
- * see trace/format.h): size, allocation time, site, whether the window
- * had started.
+ * see trace/format.h): size, allocation time, site.
  *
  * No address is hashed. The blocks of the latest allocations sit in a ring
  * indexed by number, where a free finds its block without a probe, and
@@ -12,10 +11,9 @@
  * place, in address space reserved at the start) if it is at least half
  * full (a heap that grows keeps its blocks in number order), else the
  * block moves to a hash table of old blocks. A ring entry is what a free
- * reads, 8 bytes (size and site; so a large heap freed out of order misses
- * the caches a third as often as with whole blocks), the allocation time
- * kept apart in a second array; a block of 4 GiB or more goes to the old
- * table. Memory: the ring, 16 bytes an entry, at most 4 entries a live
+ * reads, 8 bytes (size and site), the allocation time kept apart in a
+ * second array (read when the live blocks are listed); a block of 4 GiB
+ * or more goes to the old table. Memory: the ring, 16 bytes an entry, at most 4 entries a live
  * block (at least 32,768 entries), and 32 bytes a slot of the old table,
  * at least 2 slots an old block up to 65,536 slots, 4 for 3 beyond.
  */
