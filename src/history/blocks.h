@@ -13,9 +13,10 @@
  * block moves to a hash table of old blocks. A ring entry is what a free
  * reads, 8 bytes (size and site), the allocation time kept apart in a
  * second array (read when the live blocks are listed); a block of 4 GiB
- * or more goes to the old table. Memory: the ring, 16 bytes an entry, at most 4 entries a live
- * block (at least 32,768 entries), and 32 bytes a slot of the old table,
- * at least 2 slots an old block up to 65,536 slots, 4 for 3 beyond.
+ * or more goes to the old table. Memory: the ring, 16 bytes an entry, at
+ * most 4 entries a live block (at least 32,768 entries), and 32 bytes a
+ * slot of the old table, at least 2 slots an old block up to 65,536
+ * slots, 4 for 3 beyond.
  */
 #ifndef LK_HISTORY_BLOCKS_H
 #define LK_HISTORY_BLOCKS_H
