@@ -213,7 +213,7 @@ size_t lk_dtoa(double v, char *buf)
 		buf[n++] = '0';
 		return n;
 	}
-	char digits[20];
+	char digits[24];   /* 17 at most, as tested; room for more */
 	int k = 0;
 	size_t len = grisu2(v, digits, &k);
 	return n + layout(digits, len, k, buf + n);
