@@ -5,8 +5,8 @@
  * double, found with 64-bit integers and one cached power of ten. The
  * text always reads back as the same double; for 1 to 2% of doubles it
  * has more digits than the shortest (tests/unit/dtoa_test.c). About 4
- * times faster
- * than printf's "%.17g", which also writes 0.1 as 0.10000000000000001.
+ * times faster than printf's "%.17g", which also writes 0.1 as
+ * 0.10000000000000001.
  */
 #include <math.h>
 #include <stdint.h>
