@@ -9,6 +9,7 @@
 
 #define HUGE_PAGE (2u << 20)
 #define SPARSE_UPTO 65536u     /* slots (2 MiB) up to which the old table stays half empty */
+#define SMALL_RING (1u << 18)  /* entries below which the ring doubles a quarter full */
 #define RING_RESERVE (1ull << 28)   /* ring entries reserved (4 GiB of address space) */
 #define ENTRY_BYTES (sizeof(struct lk_hring_entry) + sizeof(uint64_t))  /* and its time */
 /* Bytes between the entries and their times: entry n and its time must
@@ -193,11 +194,13 @@ int lk_hblocks_add_old(struct lk_hblocks *t, uint64_t number, uint64_t size, uin
 /* Before allocation `number` enters the ring: the entries of the numbers
  * from t->next on (one, unless numbers were skipped) may still hold live
  * blocks a ring's length older. The ring doubles while it is at least
- * half full, the rest move to the old table. */
+ * half full (a quarter below SMALL_RING entries), the rest move to the
+ * old table. */
 int lk_hblocks_make_room(struct lk_hblocks *t, uint64_t number)
 {
 	while (t->ring[number & t->ring_mask].key &&
-	       t->ring_count * 2 > t->ring_mask && number - t->next <= t->ring_mask &&
+	       t->ring_count * (t->ring_mask < SMALL_RING ? 4 : 2) > t->ring_mask &&
+	       number - t->next <= t->ring_mask &&
 	       2 * (t->ring_mask + 1) <= t->ring_cap)
 		ring_grow(t);
 	uint64_t from = number - t->next <= t->ring_mask ? t->next : number - t->ring_mask;

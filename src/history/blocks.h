@@ -3,20 +3,22 @@
  * number (the n-th allocation of the trace: frees name their block so,
  * see trace/format.h): size, allocation time, site.
  *
- * No address is hashed. The blocks of the latest allocations sit in a ring
- * indexed by number, where a free finds its block without a probe, and
- * near the blocks allocated and freed around it (most blocks die young;
- * many are freed in the order they were made). When a ring entry is
- * wanted again while its block is still live, the ring doubles (in
+ * No address is hashed. The blocks of the latest allocations sit in a
+ * ring indexed by number, where a free finds its block without a probe,
+ * and near the blocks allocated and freed around it (most blocks die
+ * young; many are freed in the order they were made). When a ring entry
+ * is wanted again while its block is still live, the ring doubles (in
  * place, in address space reserved at the start) if it is at least half
- * full (a heap that grows keeps its blocks in number order), else the
- * block moves to a hash table of old blocks. A ring entry is what a free
- * reads, 8 bytes (size and site), the allocation time kept apart in a
- * second array (read when the live blocks are listed); a block of 4 GiB
- * or more goes to the old table. Memory: the ring, 16 bytes an entry, at
- * most 4 entries a live block (at least 32,768 entries), and 32 bytes a
- * slot of the old table, at least 2 slots an old block up to 65,536
- * slots, 4 for 3 beyond.
+ * full, a quarter while it is small (a heap that grows keeps its blocks
+ * in number order; CPython's start sent 9,464 blocks to the old table,
+ * 4% of its report), else the block moves to a hash table of old
+ * blocks. A ring entry is what a free reads, 8 bytes (size and site),
+ * the allocation time kept apart in a second array (read when the live
+ * blocks are listed); a block of 4 GiB or more goes to the old table.
+ * Memory: the ring, 16 bytes an entry, at most 4 entries a live block
+ * (at least 32,768 entries, and up to 8 a live block below 262,144
+ * entries: 4 MiB), and 32 bytes a slot of the old table, at least 2
+ * slots an old block up to 65,536 slots, 4 for 3 beyond.
  */
 #ifndef LK_HISTORY_BLOCKS_H
 #define LK_HISTORY_BLOCKS_H

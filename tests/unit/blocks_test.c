@@ -6,7 +6,8 @@
  * frees in allocation order and at random, numbers skipped (allocations
  * without a block), frees of blocks that are not live, blocks of 4 GiB and
  * more (kept apart); after each phase every live block found with its
- * number, size, time and site, nothing else, and the totals right.
+ * number, size, time and site, nothing else, and the totals right. And a
+ * small ring a third full when it wraps: it doubles, no block moves out.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -82,8 +83,32 @@ static int consistent(const struct lk_hblocks *t)
 	       lk_hblocks_count(t) == live_count;
 }
 
+/* A small ring a third full when it wraps doubles rather than send its
+ * blocks to the old table; each is found after. */
+static int small_ring_doubles(void)
+{
+	struct lk_hblocks t;
+	uint64_t size, n;
+	uint32_t site;
+	int good = lk_hblocks_init(&t) == 0;
+	for (n = 0; good && n < 2 * LK_HBLOCKS_RING_MIN; n++) {
+		good = lk_hblocks_add(&t, n, n + 1, n, 7) == 0;
+		if (n < LK_HBLOCKS_RING_MIN && n % 3)
+			good = good && lk_hblocks_take(&t, n, &size, &site);
+	}
+	good = good && t.ring_mask + 1 == 2 * LK_HBLOCKS_RING_MIN && t.old_count == 0;
+	for (n = 0; good && n < 2 * LK_HBLOCKS_RING_MIN; n++)
+		if (n >= LK_HBLOCKS_RING_MIN || n % 3 == 0)
+			good = lk_hblocks_take(&t, n, &size, &site) && size == n + 1 && site == 7;
+	good = good && lk_hblocks_count(&t) == 0;
+	lk_hblocks_release(&t);
+	return good;
+}
+
 int main(void)
 {
+	ok(small_ring_doubles(), "a small ring a third full doubles; no block moves out");
+
 	struct lk_hblocks t;
 	size_of = calloc(N, sizeof(*size_of));
 	ok(size_of && lk_hblocks_init(&t) == 0, "init");
