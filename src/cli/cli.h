@@ -60,4 +60,19 @@ int lk_cli_output_option(const char *cmd, int argc, char **argv, int *i, const c
 int lk_cli_write_report(const char *input, const char *out_path, const char *suffix,
 			int (*write)(FILE *out, void *arg), void *arg);
 
+/* Whether a command frees what it built before it returns, to exit: only
+ * in builds checked for leaks. Otherwise the system takes the memory back
+ * at once, where freeing a report's sites and symbols one block at a time
+ * took 5% of its run (git's UNLEAK, clang's -disable-free). */
+#if defined(__SANITIZE_ADDRESS__)
+#define LK_CLI_FREE_AT_EXIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define LK_CLI_FREE_AT_EXIT 1
+#endif
+#endif
+#ifndef LK_CLI_FREE_AT_EXIT
+#define LK_CLI_FREE_AT_EXIT 0
+#endif
+
 #endif

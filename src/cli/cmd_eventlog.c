@@ -188,6 +188,7 @@ int cmd_eventlog(int argc, char **argv)
 	int status = lk_cli_write_report(input, out_path,
 					 fmt == FMT_HTML ? ".html" : fmt == FMT_HP ? ".hp" : NULL,
 					 write_report, &o);
-	lk_timeline_release(&tl);
+	if (LK_CLI_FREE_AT_EXIT)
+		lk_timeline_release(&tl);
 	return status;
 }

@@ -149,6 +149,7 @@ int cmd_report(int argc, char **argv)
 	struct output o = {.fmt = fmt, .cost = cost, .h = &h, .view = {.trace = input, .top = top}};
 	const char *suffix = fmt == FMT_HTML ? ".html" : fmt == FMT_PPROF ? ".pb" : NULL;
 	int status = lk_cli_write_report(input, out_path, suffix, write_report, &o);
-	lk_history_release(&h);
+	if (LK_CLI_FREE_AT_EXIT)
+		lk_history_release(&h);
 	return status;
 }
