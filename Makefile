@@ -6,6 +6,8 @@
 #   src/{common,collector,analyze,control,eventlog,trace,record,history,report}/*.c -> libcore.a
 #   src/cli/*.c + libcore.a  -> leakscope
 # SAN=1 builds the collector and readers with ASan+UBSan into build-san/.
+# PGO=1 (the default with GCC, SAN=0) builds the command with profiles of a
+# training run (below); PGO=0 builds it at once.
 
 CC      ?= cc
 SAN     ?= 0
@@ -15,6 +17,13 @@ SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 else
 B       ?= build
 SANFLAGS =
+endif
+
+IS_GCC  := $(shell $(CC) --version 2>/dev/null | grep -q 'Free Software Foundation' && echo 1)
+ifeq ($(SAN)$(IS_GCC),01)
+PGO     ?= 1
+else
+PGO     ?= 0
 endif
 
 WARN     = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
@@ -47,10 +56,38 @@ UNITS       = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 
 all: $(B)/leakscope $(B)/libleakscope.so $(UNITS)
 
-$(B)/obj/%.o: %.c
+# Profile-guided optimisation of the command (not of the interposer): an
+# instrumented build in $(B)/pgo/ runs on inputs that are none of the
+# benchmarks' (tools/pgo-train.sh: a recording of the compiler compiling
+# one of our sources, its reports, the GHC eventlog fixtures), and the
+# command is compiled with the profiles it wrote to $(B)/profile/: reports
+# 9-12% faster (docs/performance.md). Both builds name a source's profile
+# alike (-dumpbase): GCC tells a file's static functions apart by it.
+# Trained once per build directory (make clean to train again); a source
+# changed since compiles without its stale profile; a training that fails
+# leaves a build without profiles.
+ifeq ($(PGO),1)
+PGO_STAMP = $(B)/pgo/trained
+PGO_FLAGS = -fprofile-use -fprofile-partial-training -Wno-missing-profile \
+	    -Wno-coverage-mismatch -dumpbase $(B)/profile/$<
+$(PGO_STAMP):
+	@echo "  PGO     instrumented build in $(B)/pgo"
+	@rm -rf $(B)/profile
+	@$(MAKE) --no-print-directory B=$(B)/pgo PGO=0 PGO_GEN=$(B)/profile \
+		$(B)/pgo/leakscope $(B)/pgo/libleakscope.so
+	@sh tools/pgo-train.sh $(B)/pgo/leakscope $(B)/profile || \
+		echo "  PGO     no profile: a build without them"
+	@touch $@
+endif
+ifneq ($(PGO_GEN),)
+PGO_FLAGS = -fprofile-generate -fprofile-update=atomic -dumpbase $(PGO_GEN)/$<
+PGO_LINK  = -fprofile-generate
+endif
+
+$(B)/obj/%.o: %.c | $(PGO_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(CORE_CFLAGS) -MMD -MP -c $< -o $@
+	@$(CC) $(CORE_CFLAGS) $(PGO_FLAGS) -MMD -MP -c $< -o $@
 
 # The report's event loop keeps its state in registers; GCC's SLP
 # vectoriser packs pairs of those into SSE registers and back on every
@@ -76,7 +113,7 @@ $(B)/libcore.a: $(CORE_OBJ) $(B)/obj/gen/assets.o
 
 $(B)/leakscope: $(CLI_OBJ) $(B)/libcore.a
 	@echo "  LINK    $@"
-	@$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $(CLI_OBJ) $(B)/libcore.a $(STATIC_LIBS)
+	@$(CC) $(CFLAGS) $(SANFLAGS) $(PGO_LINK) -o $@ $(CLI_OBJ) $(B)/libcore.a $(STATIC_LIBS)
 
 $(B)/libleakscope.so: $(PRELOAD_OBJ) src/preload/exports.map
 	@echo "  LINK    $@"

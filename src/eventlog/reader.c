@@ -208,7 +208,7 @@ static int read_decl(struct lk_eventlog *r)
 	rc = skip(r, desc_len);
 	if (rc)
 		return header_trunc(r, rc);
-	uint32_t ext_len;
+	uint32_t ext_len = 0;
 	rc = read_u32(r, &ext_len);
 	if (rc)
 		return rc;
@@ -234,7 +234,7 @@ static int read_header(struct lk_eventlog *r)
 		return rc;
 	for (;;) {
 		uint64_t at = offset_of(r);
-		uint32_t tag;
+		uint32_t tag = 0;
 		if ((rc = read_u32(r, &tag)))
 			return rc;
 		if (tag == TAG_HETE)

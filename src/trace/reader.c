@@ -669,7 +669,7 @@ static int record_body(struct lk_trace_reader *r, const uint8_t **body, const ui
 
 static int next_module(struct lk_trace_reader *r, struct lk_trace_record *rec)
 {
-	const uint8_t *p, *end;
+	const uint8_t *p = NULL, *end = NULL;
 	int rc = record_body(r, &p, &end);
 	if (rc)
 		return rc;
@@ -716,7 +716,7 @@ static int next_module(struct lk_trace_reader *r, struct lk_trace_record *rec)
 
 static int next_symbol(struct lk_trace_reader *r, struct lk_trace_record *rec)
 {
-	const uint8_t *p, *end;
+	const uint8_t *p = NULL, *end = NULL;
 	int rc = record_body(r, &p, &end);
 	if (rc)
 		return rc;
