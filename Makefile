@@ -63,14 +63,15 @@ all: $(B)/leakscope $(B)/libleakscope.so $(UNITS)
 # command is compiled with the profiles it wrote to $(B)/profile/: reports
 # 9-12% faster (docs/performance.md). Both builds name a source's profile
 # alike (-dumpbase): GCC tells a file's static functions apart by it.
-# Trained once per build directory (make clean to train again); a source
-# changed since compiles without its stale profile; a training that fails
-# leaves a build without profiles.
+# Any change of a source trains again (a stale profile can fail the build:
+# GCC's "missing counts" cannot be told apart from other warnings); a
+# training that fails leaves a build without profiles. PGO=0 for quick
+# rebuilds while editing.
 ifeq ($(PGO),1)
 PGO_STAMP = $(B)/pgo/trained
 PGO_FLAGS = -fprofile-use -fprofile-partial-training -Wno-missing-profile \
-	    -Wno-coverage-mismatch -dumpbase $(B)/profile/$<
-$(PGO_STAMP):
+	    -dumpbase $(B)/profile/$<
+$(PGO_STAMP): $(CORE_SRC) $(CLI_SRC) $(wildcard src/*/*.h include/*.h) tools/pgo-train.sh
 	@echo "  PGO     instrumented build in $(B)/pgo"
 	@rm -rf $(B)/profile
 	@$(MAKE) --no-print-directory B=$(B)/pgo PGO=0 PGO_GEN=$(B)/profile \
@@ -84,7 +85,7 @@ PGO_FLAGS = -fprofile-generate -fprofile-update=atomic -dumpbase $(PGO_GEN)/$<
 PGO_LINK  = -fprofile-generate
 endif
 
-$(B)/obj/%.o: %.c | $(PGO_STAMP)
+$(B)/obj/%.o: %.c $(PGO_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CORE_CFLAGS) $(PGO_FLAGS) -MMD -MP -c $< -o $@
