@@ -22,6 +22,7 @@ cc -O2 -o "$tmp/cputime" bench/cputime.c
 "$tmp/gen" "$tmp/big.eventlog" "$mb" "$bands"
 size=$(wc -c < "$tmp/big.eventlog")
 cat "$tmp/big.eventlog" > /dev/null  # warm the page cache
+sync "$tmp/big.eventlog"   # its writeback would fall on the first reader's runs
 
 # measure NAME COMMAND... : RUNS runs under bench/cputime (wall time, CPU
 # time of the command alone to the microsecond, peak RSS); appends "NAME
