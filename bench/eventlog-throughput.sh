@@ -1,7 +1,8 @@
 #!/bin/sh
 # eventlog-throughput.sh [MEGABYTES] [BANDS] - speed and memory of
-# `leakscope eventlog --format json` on a synthesized eventlog (default
-# 200 MB, 200 bands), next to the peer: a reader built on the Haskell
+# `leakscope eventlog --format json` (and, in the row "html", of the
+# self-contained HTML report) on a synthesized eventlog (default 200 MB,
+# 200 bands), next to the peer: a reader built on the Haskell
 # ghc-events library (bench/ghc-events-peer, built by
 # tools/build-ghc-events-peer.sh) that parses the same file and sums each
 # band over all censuses. Prints wall and CPU time (user + system, of the
@@ -43,6 +44,7 @@ measure() {
 }
 
 measure leakscope build/leakscope eventlog --format json -o "$tmp/out.json" "$tmp/big.eventlog"
+measure html build/leakscope eventlog --format html -o "$tmp/out.html" "$tmp/big.eventlog"
 samples=$(jq -r '.meta.censuses' "$tmp/out.json")
 peer=
 if [ "${PEER:-1}" != 0 ]; then
