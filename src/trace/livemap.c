@@ -15,6 +15,7 @@ static inline size_t home(size_t cap, uint64_t key1)
 int lk_livemap_init(struct lk_livemap *m)
 {
 	m->count = 0;
+	m->has_top = 0;
 	m->cap = FIRST_CAP;
 	m->slots = calloc(m->cap, sizeof(*m->slots));
 	return m->slots ? 0 : -ENOMEM;
@@ -28,6 +29,8 @@ void lk_livemap_release(struct lk_livemap *m)
 
 struct lk_livemap_entry *lk_livemap_get(const struct lk_livemap *m, uint64_t key)
 {
+	if (key == UINT64_MAX)   /* a damaged trace's address */
+		return m->has_top ? (struct lk_livemap_entry *)&m->top : NULL;
 	uint64_t k = key + 1;
 	for (size_t i = home(m->cap, k);; i = (i + 1) & (m->cap - 1)) {
 		if (m->slots[i].key1 == k)
@@ -59,6 +62,11 @@ static int grow(struct lk_livemap *m)
 
 int lk_livemap_put(struct lk_livemap *m, uint64_t key, uint64_t a, uint64_t b)
 {
+	if (key == UINT64_MAX) {
+		m->has_top = 1;
+		m->top = (struct lk_livemap_entry){.a = a, .b = b};
+		return 0;
+	}
 	if ((m->count + 1) * 2 > m->cap && grow(m))
 		return -ENOMEM;
 	uint64_t k = key + 1;
@@ -78,6 +86,10 @@ int lk_livemap_del(struct lk_livemap *m, uint64_t key, uint64_t *a, uint64_t *b)
 		return -1;
 	*a = e->a;
 	*b = e->b;
+	if (e == &m->top) {
+		m->has_top = 0;
+		return 0;
+	}
 	m->count--;
 	size_t mask = m->cap - 1, i = (size_t)(e - m->slots);
 	/* backward-shift deletion: pull later members of the run into the hole */

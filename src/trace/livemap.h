@@ -24,7 +24,9 @@ struct lk_livemap_entry {
 struct lk_livemap {
 	struct lk_livemap_entry *slots;
 	size_t cap;        /* power of two */
-	size_t count;
+	size_t count;      /* keys in the slots */
+	int has_top;       /* the key UINT64_MAX (whose key + 1 is 0) is set, */
+	struct lk_livemap_entry top;   /* with these values, outside the slots */
 };
 
 /* 0 or -ENOMEM. */
@@ -34,8 +36,7 @@ void lk_livemap_release(struct lk_livemap *m);
 /* The entry of key, or NULL. */
 struct lk_livemap_entry *lk_livemap_get(const struct lk_livemap *m, uint64_t key);
 
-/* Set key to (a, b), whether it was there or not: 0 or -ENOMEM. key must
- * not be UINT64_MAX. */
+/* Set key to (a, b), whether it was there or not: 0 or -ENOMEM. */
 int lk_livemap_put(struct lk_livemap *m, uint64_t key, uint64_t a, uint64_t b);
 
 /* Remove key, copying its values to *a and *b: 0, or -1 when absent. */
