@@ -41,6 +41,8 @@ static int grow(struct lk_live *t)
 
 int lk_live_put(struct lk_live *t, const struct lk_block *b)
 {
+	if (!b->addr)   /* the empty slot's mark: no block lives there */
+		return 0;
 	if ((t->count + 1) * 4 > t->cap * 3 && grow(t) != 0)
 		return 0; /* out of memory: keep what we have */
 	for (size_t i = slot_of(t, b->addr);; i = (i + 1) & (t->cap - 1)) {
@@ -61,6 +63,8 @@ int lk_live_put(struct lk_live *t, const struct lk_block *b)
 
 struct lk_block *lk_live_get(const struct lk_live *t, uint64_t addr)
 {
+	if (!addr)
+		return NULL;
 	for (size_t i = slot_of(t, addr);; i = (i + 1) & (t->cap - 1)) {
 		if (t->slots[i].addr == addr)
 			return &t->slots[i];
@@ -71,6 +75,8 @@ struct lk_block *lk_live_get(const struct lk_live *t, uint64_t addr)
 
 int lk_live_del(struct lk_live *t, uint64_t addr, struct lk_block *out)
 {
+	if (!addr)      /* else the first empty slot would be taken for it */
+		return -1;
 	size_t mask = t->cap - 1, i = slot_of(t, addr);
 	while (t->slots[i].addr != addr) {
 		if (!t->slots[i].addr)

@@ -36,6 +36,8 @@ struct lk_live {
 
 int lk_live_init(struct lk_live *t);
 void lk_live_release(struct lk_live *t);
+/* Address 0 is never live: the interposer sends none, and one that a
+ * damaged event ring made up is ignored (put) or unknown (del, get). */
 /* Insert or replace; returns 1 if addr was already live (a missed free). */
 int lk_live_put(struct lk_live *t, const struct lk_block *b);
 /* Remove addr; 0 if it was live, -1 if unknown (an unmatched free). */
