@@ -31,10 +31,20 @@ CFLAGS  ?= -O2 -g
 BASEFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Isrc -Iinclude
 CORE_CFLAGS = $(BASEFLAGS) $(CFLAGS) $(SANFLAGS)
 CORE_LIBS   = -ldw -lelf -lzstd -liberty -lm -lpthread
-# The command links elfutils and the compressors it reads with statically:
-# loading them was a third of its start (0.3 of 1 ms, docs/performance.md).
+# The command is linked statically, with no dynamic loader to run at each
+# start (0.3 ms of it, a fifth of a report on a small input); not as a
+# position-independent program, whose relocation of itself at start cost
+# as much (docs/performance.md). dlopen() is wrapped (src/cli/no_dlopen.c):
+# libdw's debuginfod client must not load a shared library into it.
+# Sanitizer builds cannot be static: there only elfutils and the
+# compressors are.
+ifeq ($(SAN),1)
 STATIC_LIBS = -Wl,-Bstatic -ldw -lelf -lzstd -lz -llzma -lbz2 -Wl,-Bdynamic \
 	-liberty -lm -lpthread
+else
+STATIC_LIBS = -static -Wl,--wrap=dlopen -ldw -lelf -lzstd -lz -llzma -lbz2 \
+	-liberty -lm -lpthread
+endif
 
 PRELOAD_CFLAGS = $(BASEFLAGS) -O2 -g -fPIC -fvisibility=hidden \
 	-ftls-model=initial-exec -fno-omit-frame-pointer

@@ -10,7 +10,11 @@
 # of each, and the ratio of CPU throughputs (the one to read on a shared
 # machine, where wall time counts the waits for a core). RUNS=N runs each
 # N times and keeps the fastest (default 1). The peer is left out when it
-# cannot be built, or when PEER=0 is set.
+# cannot be built, or when PEER=0 is set. The row "floor" is
+# bench/touch_file.c, built statically: a process that maps the file and
+# reads every cache line of it and does nothing else, the least any
+# reader can spend here; the last line says what ratio to the peer that
+# floor would reach.
 set -eu
 cd "$(dirname "$0")/.."
 mb=${1:-200}
@@ -20,6 +24,8 @@ trap 'rm -rf "$tmp"' EXIT
 [ -x build/leakscope ] || make -s build/leakscope
 cc -O2 -Itests/unit -o "$tmp/gen" bench/gen_eventlog.c
 cc -O2 -o "$tmp/cputime" bench/cputime.c
+cc -O2 -static -o "$tmp/touch_file" bench/touch_file.c 2> /dev/null ||
+	cc -O2 -o "$tmp/touch_file" bench/touch_file.c
 "$tmp/gen" "$tmp/big.eventlog" "$mb" "$bands"
 size=$(wc -c < "$tmp/big.eventlog")
 cat "$tmp/big.eventlog" > /dev/null  # warm the page cache
@@ -45,6 +51,7 @@ measure() {
 
 measure leakscope build/leakscope eventlog --format json -o "$tmp/out.json" "$tmp/big.eventlog"
 measure html build/leakscope eventlog --format html -o "$tmp/out.html" "$tmp/big.eventlog"
+measure floor "$tmp/touch_file" "$tmp/big.eventlog"
 samples=$(jq -r '.meta.censuses' "$tmp/out.json")
 peer=
 if [ "${PEER:-1}" != 0 ]; then
@@ -65,7 +72,10 @@ awk -v b="$size" -v k="$bands" -v runs="${RUNS:-1}" -v load="$(cut -d' ' -f1-3 /
 	printf "%-12s %7.3f s %8.4f s %9.0f MB/s %7.1f MB\n", $1, $2, $3, mbs[$1], $4 / 1024
 }
 END {
-	if (mbs["ghc-events"] > 0)
+	if (mbs["ghc-events"] > 0) {
 		printf "leakscope / ghc-events throughput (cpu): %.1fx\n", mbs["leakscope"] / mbs["ghc-events"]
+		printf "floor / ghc-events (the most any reader could reach here): %.1fx\n",
+			mbs["floor"] / mbs["ghc-events"]
+	}
 }' "$tmp/results"
 echo "censuses: $samples; drawn points: $(jq -r '.times | length' "$tmp/out.json") (at most 1024)"
