@@ -13,6 +13,8 @@ pkgs="gcc make pkg-config libc6-dev libdw-dev libelf-dev libzstd-dev libunwind-d
 pkgs="$pkgs zlib1g-dev liblzma-dev libbz2-dev"
 if [ "$what" = test ]; then
 	pkgs="$pkgs g++ jq golang-go ghc ghc-prof libghc-ghc-events-dev clang libclang-rt-14-dev chromium binutils file valgrind"
+	# what the static command must never load (tests/cli/187-no-debuginfod.sh)
+	pkgs="$pkgs libdebuginfod1"
 	# node and npm may come from elsewhere than Debian: only add them if absent
 	command -v node > /dev/null 2>&1 || pkgs="$pkgs nodejs"
 	command -v npm > /dev/null 2>&1 || pkgs="$pkgs npm"
