@@ -38,12 +38,11 @@ CORE_LIBS   = -ldw -lelf -lzstd -liberty -lm -lpthread
 # libdw's debuginfod client must not load a shared library into it.
 # Sanitizer builds cannot be static: there only elfutils and the
 # compressors are.
+READER_LIBS = -ldw -lelf -lzstd -lz -llzma -lbz2
 ifeq ($(SAN),1)
-STATIC_LIBS = -Wl,-Bstatic -ldw -lelf -lzstd -lz -llzma -lbz2 -Wl,-Bdynamic \
-	-liberty -lm -lpthread
+STATIC_LIBS = -Wl,-Bstatic $(READER_LIBS) -Wl,-Bdynamic -liberty -lm -lpthread
 else
-STATIC_LIBS = -static -Wl,--wrap=dlopen -ldw -lelf -lzstd -lz -llzma -lbz2 \
-	-liberty -lm -lpthread
+STATIC_LIBS = -static -Wl,--wrap=dlopen $(READER_LIBS) -liberty -lm -lpthread
 endif
 
 PRELOAD_CFLAGS = $(BASEFLAGS) -O2 -g -fPIC -fvisibility=hidden \
