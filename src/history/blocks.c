@@ -11,7 +11,7 @@
 #define SPARSE_UPTO 65536u     /* slots (2 MiB) up to which the old table stays half empty */
 #define SMALL_RING (1u << 18)  /* entries below which the ring doubles a quarter full */
 #define RING_RESERVE (1ull << 28)   /* ring entries reserved (4 GiB of address space) */
-#define ENTRY_BYTES (sizeof(struct lk_hring_entry) + sizeof(uint64_t))  /* and its time */
+#define ENTRY_BYTES (sizeof(struct lk_hring_entry) + sizeof(uint32_t))  /* and its time */
 /* Bytes between the entries and their times: entry n and its time must
  * not lie a multiple of 4 KiB apart, or the processor takes a load from
  * one for a load of a store just made to the other (sqlite's report ran
@@ -70,7 +70,7 @@ static void reserve_ring(struct lk_hblocks *t)
 			continue;
 		madvise(p, RING_BYTES(n), MADV_HUGEPAGE);
 		t->ring = p;
-		t->ring_t = (uint64_t *)((char *)(t->ring + n) + TIMES_SKEW);
+		t->ring_t = (uint32_t *)((char *)(t->ring + n) + TIMES_SKEW);
 		t->ring_cap = n;
 	}
 }
@@ -78,6 +78,7 @@ static void reserve_ring(struct lk_hblocks *t)
 int lk_hblocks_init(struct lk_hblocks *t)
 {
 	memset(t, 0, sizeof(*t));
+	t->epoch_end = 1ull << 32;
 	t->old_cap = 1024;
 	t->ring_mask = LK_HBLOCKS_RING_MIN - 1;
 	reserve_ring(t);
@@ -93,7 +94,44 @@ void lk_hblocks_release(struct lk_hblocks *t)
 	if (t->ring)
 		munmap(t->ring, RING_BYTES(t->ring_cap));
 	unzeroed(t->old, t->old_cap * sizeof(*t->old));
+	free(t->epochs);
 	memset(t, 0, sizeof(*t));
+}
+
+/* The allocation time of a ring block: its number's epoch, its low bits. */
+static uint64_t ring_time(const struct lk_hblocks *t, uint64_t number, uint32_t low)
+{
+	size_t i = t->n_epochs;
+	while (i > 0 && t->epochs[i - 1].number > number)
+		i--;
+	return (i ? (uint64_t)t->epochs[i - 1].high << 32 : 0) | low;
+}
+
+int lk_hblocks_epoch(struct lk_hblocks *t, uint64_t time)
+{
+	uint32_t high = (uint32_t)(time >> 32);
+	t->epoch_end = high == UINT32_MAX ? UINT64_MAX : (uint64_t)(high + 1u) << 32;
+	if (t->n_epochs && t->epochs[t->n_epochs - 1].high == high)
+		return 0;   /* the last time there is */
+	/* the epochs before the ring's oldest entry go, but the last of them */
+	uint64_t oldest = t->next > t->ring_mask ? t->next - t->ring_mask - 1 : 0;
+	size_t gone = 0;
+	while (gone + 1 < t->n_epochs && t->epochs[gone + 1].number <= oldest)
+		gone++;
+	if (gone) {
+		memmove(t->epochs, t->epochs + gone, (t->n_epochs - gone) * sizeof(*t->epochs));
+		t->n_epochs -= gone;
+	}
+	if (t->n_epochs == t->cap_epochs) {
+		size_t cap = t->cap_epochs ? 2 * t->cap_epochs : 8;
+		struct lk_hblock_epoch *v = realloc(t->epochs, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->epochs = v;
+		t->cap_epochs = cap;
+	}
+	t->epochs[t->n_epochs++] = (struct lk_hblock_epoch){t->next, high};
+	return 0;
 }
 
 /* Home slot of number1 (= number + 1). */
@@ -172,8 +210,10 @@ static int old_add(struct lk_hblocks *t, const struct lk_hblock_old *o)
 /* Ring entry r's live block moves to the old table. */
 static int retire(struct lk_hblocks *t, uint64_t r)
 {
-	struct lk_hblock_old o = {.number1 = entry_number(t, r) + 1, .size = t->ring[r].size,
-				  .t = t->ring_t[r], .site = LK_HRING_SITE(t->ring[r].key)};
+	uint64_t number = entry_number(t, r);
+	struct lk_hblock_old o = {.number1 = number + 1, .size = t->ring[r].size,
+				  .t = ring_time(t, number, t->ring_t[r]),
+				  .site = LK_HRING_SITE(t->ring[r].key)};
 	if (old_add(t, &o))
 		return -ENOMEM;
 	t->ring_count--;
@@ -239,8 +279,10 @@ int lk_hblocks_next(const struct lk_hblocks *t, size_t *pos, struct lk_hblock *b
 	for (; *pos < n; (*pos)++) {
 		const struct lk_hring_entry *e = &t->ring[*pos];
 		if (e->key) {
-			*b = (struct lk_hblock){.number = entry_number(t, *pos), .size = e->size,
-						.t = t->ring_t[*pos], .site = LK_HRING_SITE(e->key)};
+			uint64_t number = entry_number(t, *pos);
+			*b = (struct lk_hblock){.number = number, .size = e->size,
+						.t = ring_time(t, number, t->ring_t[*pos]),
+						.site = LK_HRING_SITE(e->key)};
 			(*pos)++;
 			return 1;
 		}

@@ -274,8 +274,8 @@ static int on_name(struct lk_history *h, uint64_t t, const char *text, int is_ma
  * it, loaded from the history after anything else ran (hot_load) and
  * stored back before (hot_store); never passed to a function that is not
  * inlined. `edge` is the time past which an event needs the slow path
- * (slow_begin: samples fall due, a window point at a time is pending, or
- * reading stops at the window's end).
+ * (slow_begin: samples fall due, a window point at a time is pending,
+ * reading stops at the window's end, or the blocks' times begin an epoch).
  */
 struct hot {
 	uint64_t serial;           /* events so far, this one included */
@@ -355,6 +355,8 @@ static inline int hot_load(struct lk_history *h, struct hot *x)
 	}
 	x->guard = h->peak_serial > h->stamp_serial ? h->peak_serial : h->stamp_serial;
 	x->edge = sampler_edge(h);
+	if (x->edge >= h->blocks.epoch_end)   /* blocks' times begin an epoch there */
+		x->edge = h->blocks.epoch_end - 1;
 	x->filter = h->opt.size_min || h->opt.size_max;
 	return total_touch(h);
 }
@@ -371,12 +373,13 @@ static inline void hot_store(struct lk_history *h, const struct hot *x, uint64_t
 }
 
 /* An event at time t past the edge (with the history up to date): the
- * window's points, the clock of the timelines. 0, 1 when reading stops
- * here (the window's end was the point to stop at), or an error. */
+ * blocks' epoch, the window's points, the clock of the timelines. 0, 1
+ * when reading stops here (the window's end was the point to stop at),
+ * or an error. */
 static int slow_begin(struct lk_history *h, uint64_t t)
 {
-	int rc = h->time_points ? points_at_time(h, t) : 0;
-	if (rc)
+	int rc = t >= h->blocks.epoch_end ? lk_hblocks_epoch(&h->blocks, t) : 0;
+	if (rc || (h->time_points && (rc = points_at_time(h, t))))
 		return rc;
 	if (h->to_done && h->opt.stop_at_to)
 		return 1;
@@ -487,6 +490,7 @@ static int on_sample(struct lk_history *h, uint64_t t, uint64_t rss)
 	return rc;
 }
 
+/* A stack record (when the reader does not hand STACKS chunks whole). */
 static int on_stack(struct lk_history *h, const struct lk_trace_record *r)
 {
 	int rc = ensure_site(h, r->stack);
@@ -501,6 +505,37 @@ static int on_stack(struct lk_history *h, const struct lk_trace_record *r)
 	s->addrs = a;
 	s->n_addrs = r->n_frames;
 	return 0;
+}
+
+/* A STACKS chunk: its coded stacks are kept; each site notes where its
+ * own is, decoded when a report asks (lk_history_site_addrs). */
+static int on_stacks(struct lk_history *h, struct lk_trace_reader *rd, struct lk_trace_stacks *st)
+{
+	size_t len = (size_t)(st->end - st->p);
+	uint8_t **v = realloc(h->stack_chunks, (h->n_stack_chunks + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	h->stack_chunks = v;
+	uint8_t *copy = malloc(len ? len : 1);
+	int rc = copy ? ensure_site(h, st->first + st->count - 1) : -ENOMEM;
+	if (!copy || rc) {
+		free(copy);
+		return -ENOMEM;
+	}
+	v[h->n_stack_chunks++] = copy;
+	memcpy(copy, st->p, len);
+	st->p = copy;
+	st->end = copy + len;
+	struct lk_trace_stack_ref ref;
+	const char *what;
+	while ((rc = lk_trace_stacks_next(st, &ref, &what)) == 1) {
+		struct lk_hist_site *s = &h->sites[ref.id];
+		s->stack = ref;
+		s->n_addrs = ref.n;
+	}
+	if (rc < 0)
+		return lk_trace_reader_bad(rd, st->taken - 1, what);
+	return lk_trace_reader_stacks_done(rd, st);
 }
 
 /* An event record (1.0 traces: every event comes so). */
@@ -636,12 +671,25 @@ static void per_mark(struct lk_hist_site *s, size_t m)
 		s->per_mark_fit = 1;
 }
 
+const uint64_t *lk_history_site_addrs(const struct lk_hist_site *site)
+{
+	struct lk_hist_site *s = (struct lk_hist_site *)site;   /* the cache */
+	if (s->addrs || !s->n_addrs)
+		return s->addrs;
+	if ((s->addrs = malloc(s->n_addrs * sizeof(*s->addrs))))
+		lk_trace_stack_frames(&s->stack, s->addrs);
+	return s->addrs;
+}
+
 int lk_history_symbolize(const struct lk_history *h, const struct lk_hist_site *site)
 {
 	struct lk_hist_site *s = (struct lk_hist_site *)site;   /* the cache */
 	if (s->frames || !s->n_addrs)
 		return 0;
-	return lk_symtab_resolve(&h->symtab, s->addrs, s->n_addrs, &s->frames, &s->n_frames);
+	const uint64_t *addrs = lk_history_site_addrs(s);
+	if (!addrs)
+		return -ENOMEM;
+	return lk_symtab_resolve(&h->symtab, addrs, s->n_addrs, &s->frames, &s->n_frames);
 }
 
 /* The h->sampler.due values of site s into v. */
@@ -772,7 +820,7 @@ static int thread_of(struct threads *th, unsigned code, uint64_t literal, uint32
 	return 0;
 }
 
-#define BAD(what) return lk_trace_reader_events_bad(rd, INDEX, what)
+#define BAD(what) return lk_trace_reader_bad(rd, INDEX, what)
 #define INDEX k   /* the event's index in its chunk */
 #define NEXT(p, stream, v) do { \
 	if (lk_get_varint_padded(&(p), ev->e[stream], &(v))) \
@@ -789,10 +837,10 @@ static int walk_other(struct lk_history *h, unsigned kind, uint64_t t, const uin
 	int rc, n = kind == LK_EVK_SAMPLE ? 3 : 1;
 	for (int i = 0; i < n; i++)
 		if (lk_get_varint(data, end, &v[i]))
-			return lk_trace_reader_events_bad(rd, k, "bad varint");
+			return lk_trace_reader_bad(rd, k, "bad varint");
 	if (kind != LK_EVK_SAMPLE) {
 		if (v[0] > LK_TRACE_TEXT_MAX || v[0] > (uint64_t)(end - *data))
-			return lk_trace_reader_events_bad(rd, k, "text too long");
+			return lk_trace_reader_bad(rd, k, "text too long");
 		memcpy(text, *data, v[0]);
 		text[v[0]] = 0;
 		*data += v[0];
@@ -959,14 +1007,17 @@ static int read_records(struct lk_history *h, struct lk_trace_reader *rd)
 {
 	struct lk_trace_record rec;
 	struct lk_trace_events ev;
+	struct lk_trace_stacks st;
 	uint64_t count = 0;
 	int rc;
 	for (;;) {
-		int got = lk_trace_reader_next_chunk(rd, &rec, &ev);
+		int got = lk_trace_reader_next_chunk(rd, &rec, &ev, &st);
 		if (got <= 0)
 			return got;
 		if (got == 2) {
 			rc = walk_events(h, rd, &ev);
+		} else if (got == 3) {
+			rc = on_stacks(h, rd, &st);
 		} else {
 			rc = on_record(h, &rec);
 			if (++count % PROGRESS_EVERY == 0 && h->opt.progress)
@@ -1005,6 +1056,9 @@ void lk_history_release(struct lk_history *h)
 		lk_series_release(&h->sites[i].series);
 	}
 	free(h->sites);
+	for (size_t i = 0; i < h->n_stack_chunks; i++)
+		free(h->stack_chunks[i]);
+	free(h->stack_chunks);
 	lk_symtab_release(&h->symtab);
 	lk_hblocks_release(&h->blocks);
 	for (size_t i = 0; i < h->n_marks; i++)

@@ -40,6 +40,7 @@
 #include "history/point.h"
 #include "history/sampler.h"
 #include "history/symtab.h"
+#include "trace/reader.h"
 #include "trace/record.h"
 
 #define LK_HISTORY_SCATTER 4000u   /* leak candidates kept for the chart */
@@ -63,8 +64,11 @@ struct lk_hist_site {
 	uint64_t stamp;                    /* the history's stamp when last synced */
 	uint64_t peak_bytes, peak_count;   /* at the global peak */
 	uint32_t id;               /* stack id (0: allocations without a stack) */
-	uint64_t *addrs;           /* return addresses, innermost first */
-	size_t n_addrs;
+	size_t n_addrs;            /* frames of the stack */
+	uint64_t *addrs;           /* its return addresses, innermost first:
+				    * decoded from `stack` when first asked
+				    * (lk_history_site_addrs) */
+	struct lk_trace_stack_ref stack;   /* the coded stack, in h->stack_chunks */
 	struct lk_frame_text *frames;  /* symbolized by lk_history_symbolize(), */
 	size_t n_frames;               /* strings belong to the symtab */
 	uint64_t from_bytes, from_count;   /* live at `from` */
@@ -121,6 +125,8 @@ struct lk_history {
 	char *program;             /* command line, arguments separated by spaces */
 	struct lk_hist_site *sites;    /* index = stack id */
 	size_t n_sites;
+	uint8_t **stack_chunks;    /* the coded stacks of each STACKS chunk */
+	size_t n_stack_chunks;
 	struct lk_symtab symtab;
 	struct lk_hblocks blocks;
 	/* totals */
@@ -194,6 +200,11 @@ uint64_t lk_hist_site_amount(const struct lk_hist_site *s, enum lk_hist_key key)
  * limit is 0), which the caller frees. 0 or -ENOMEM. */
 int lk_history_rank(const struct lk_history *h, enum lk_hist_key key, size_t limit,
 		    size_t **idx, size_t *n);
+
+/* The n_addrs return addresses of site s, decoded from the history's
+ * coded stacks once (most stacks of a large trace are never shown), or
+ * NULL when out of memory. */
+const uint64_t *lk_history_site_addrs(const struct lk_hist_site *s);
 
 /* Symbolize site s (its frames and n_frames), once: the frames are a
  * cache kept in the history, made when a report needs them (most sites of

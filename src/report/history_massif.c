@@ -45,10 +45,13 @@ struct massif {
 static int make_labels(const struct lk_history *h, struct msite *m)
 {
 	const struct lk_hist_site *s = m->s;
+	const uint64_t *addrs = lk_history_site_addrs(s);
+	if (!addrs && s->n_addrs)
+		return -ENOMEM;
 	for (size_t i = 0; i < s->n_addrs; i++) {
 		struct lk_frame_text *f;
 		size_t n;
-		int rc = lk_symtab_resolve(&h->symtab, &s->addrs[i], 1, &f, &n);
+		int rc = lk_symtab_resolve(&h->symtab, &addrs[i], 1, &f, &n);
 		if (rc)
 			return rc;
 		char **v = realloc(m->labels, (m->n_labels + n) * sizeof(*v));
@@ -60,9 +63,9 @@ static int make_labels(const struct lk_history *h, struct msite *m)
 		for (size_t k = 0; k < n && !rc; k++) {
 			char *text;
 			int len = f[k].function
-				? asprintf(&text, "0x%" PRIX64 ": %s (%s:%d)", s->addrs[i], f[k].function,
+				? asprintf(&text, "0x%" PRIX64 ": %s (%s:%d)", addrs[i], f[k].function,
 					   f[k].file ? f[k].file : "?", f[k].line)
-				: asprintf(&text, "0x%" PRIX64 ": ??? (in %s+0x%" PRIx64 ")", s->addrs[i],
+				: asprintf(&text, "0x%" PRIX64 ": ??? (in %s+0x%" PRIx64 ")", addrs[i],
 					   f[k].module ? f[k].module : "?", f[k].offset);
 			if (len < 0)
 				rc = -ENOMEM;

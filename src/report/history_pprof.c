@@ -200,6 +200,9 @@ static int location_id(struct writer *w, uint64_t addr, uint64_t *id)
 /* The sample of one site: its stack, leaf first, and its values. */
 static int sample(struct writer *w, const struct lk_hist_site *s, uint64_t **locs, size_t *cap)
 {
+	const uint64_t *addrs = lk_history_site_addrs(s);
+	if (!addrs && s->n_addrs)
+		return -ENOMEM;
 	if (s->n_addrs > *cap) {
 		uint64_t *v = realloc(*locs, s->n_addrs * sizeof(*v));
 		if (!v)
@@ -208,7 +211,7 @@ static int sample(struct writer *w, const struct lk_hist_site *s, uint64_t **loc
 		*cap = s->n_addrs;
 	}
 	for (size_t i = 0; i < s->n_addrs; i++) {
-		int rc = location_id(w, s->addrs[i], &(*locs)[i]);
+		int rc = location_id(w, addrs[i], &(*locs)[i]);
 		if (rc)
 			return rc;
 	}

@@ -605,26 +605,97 @@ static int close_streams(struct lk_trace_reader *r)
 	return 0;
 }
 
+/* Past k varints from p, or NULL when the bytes end first or one is
+ * longer than lk_get_varint() takes (more than 10 bytes, or a 10th above
+ * 1). Eight bytes at a time: the bytes below 0x80 end the varints. */
+static const uint8_t *skip_varints(const uint8_t *p, const uint8_t *end, uint32_t k)
+{
+	unsigned run = 0;   /* bytes of the varint in progress */
+	while (k && end - p >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		uint64_t stop = ~le64toh(w) & 0x8080808080808080ull;
+		if (!stop) {
+			if ((run += 8) >= 10)
+				return NULL;
+			p += 8;
+			continue;
+		}
+		/* only the first varint ending here can be long: the others
+		 * begin in this word */
+		unsigned first = (unsigned)__builtin_ctzll(stop) >> 3;
+		if (run + first > 9 || (run + first == 9 && p[first] > 1))
+			return NULL;
+		run = 7 - ((63u - (unsigned)__builtin_clzll(stop)) >> 3);
+		for (; stop; stop &= stop - 1)
+			if (!--k)
+				return p + ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+		p += 8;
+	}
+	for (uint64_t v; k; k--) {   /* the last bytes, and long runs above */
+		p -= run;
+		run = 0;
+		if (lk_get_varint(&p, end, &v))
+			return NULL;
+	}
+	return p;
+}
+
+int lk_trace_stacks_next(struct lk_trace_stacks *st, struct lk_trace_stack_ref *s,
+			 const char **what)
+{
+	uint64_t n, v;
+	if (st->taken == st->count)
+		return 0;
+	if (lk_get_varint(&st->p, st->end, &n))
+		return *what = "bad varint", -1;
+	if (n < 1 || n > LK_TRACE_FRAMES_MAX)
+		return *what = "bad number of frames", -1;
+	if (lk_get_varint(&st->p, st->end, &v))
+		return *what = "bad varint", -1;
+	s->id = st->first + st->taken++;
+	s->n = (uint32_t)n;
+	s->frame0 = st->prev0 += lk_unzigzag(v);
+	s->rest = st->p;
+	if (!(st->p = skip_varints(st->p, st->end, (uint32_t)n - 1)))
+		return *what = "bad varint", -1;
+	return 1;
+}
+
+void lk_trace_stack_frames(const struct lk_trace_stack_ref *s, uint64_t *frames)
+{
+	const uint8_t *p = s->rest;
+	frames[0] = s->frame0;
+	for (uint32_t i = 1; i < s->n; i++) {
+		/* checked when skimmed: byte by byte, not a byte past the last */
+		uint64_t v = 0;
+		unsigned shift = 0;
+		uint8_t b;
+		do {
+			b = *p++;
+			v |= (uint64_t)(b & 0x7f) << shift;
+			shift += 7;
+		} while (b & 0x80);
+		frames[i] = frames[i - 1] + lk_unzigzag(v);
+	}
+}
+
 static int next_stack(struct lk_trace_reader *r, struct lk_trace_record *rec)
 {
-	const uint8_t *p = r->p, *end = r->end;
-	uint64_t n, v;
-	GET(n);
-	if (n < 1 || n > LK_TRACE_FRAMES_MAX)
-		return bad(r, "bad number of frames");
-	GET(v);
-	r->frames[0] = r->stk_prev0 + lk_unzigzag(v);
-	for (uint64_t i = 1; i < n; i++) {
-		GET(v);
-		r->frames[i] = r->frames[i - 1] + lk_unzigzag(v);
-	}
-	r->stk_prev0 = r->frames[0];
-	r->p = p;
+	struct lk_trace_stacks st = {.p = r->p, .end = r->end, .first = r->n_stacks + 1,
+				     .count = 1, .prev0 = r->stk_prev0};
+	struct lk_trace_stack_ref s;
+	const char *what;
+	if (lk_trace_stacks_next(&st, &s, &what) < 0)
+		return bad(r, what);
+	lk_trace_stack_frames(&s, r->frames);
+	r->stk_prev0 = s.frame0;
+	r->p = st.p;
 	clear(rec);
 	rec->type = LK_TRACE_STACK;
 	rec->stack = ++r->n_stacks;
 	rec->frames = r->frames;
-	rec->n_frames = (size_t)n;
+	rec->n_frames = s.n;
 	return 1;
 }
 
@@ -792,8 +863,8 @@ static int resume(struct lk_trace_reader *r)
 }
 
 /* Load chunks until one has records left: 0, 1 with the END record in
- * rec, 2 at a 2.0 EVENTS chunk in bulk mode (whole, to the caller), or an
- * error. */
+ * rec, in bulk mode 2 at a 2.0 EVENTS chunk and 3 at a STACKS chunk
+ * (whole, to the caller), or an error. */
 static int advance(struct lk_trace_reader *r, struct lk_trace_record *rec)
 {
 	int rc;
@@ -819,6 +890,10 @@ static int advance(struct lk_trace_reader *r, struct lk_trace_record *rec)
 				return bad(r, "stack ids not consecutive");
 			r->p = p;
 			r->stk_prev0 = 0;
+			if (r->left > (size_t)(end - p) / 2)   /* two bytes a stack at least */
+				return bad(r, "more stacks than the chunk holds");
+			if (r->bulk && r->left)
+				return 3;
 			break;
 		}
 		case LK_CHUNK_END:
@@ -858,13 +933,13 @@ int lk_trace_reader_next(struct lk_trace_reader *r, struct lk_trace_record *rec)
 	if (r->err && resume(r))
 		return r->err;
 	int rc = advance(r, rec);
-	if (rc == 2)
-		return bad(r, "EVENTS chunk left to a bulk reader");
+	if (rc >= 2)
+		return bad(r, "chunk left to a bulk reader");
 	return rc ? rc : next_record(r, rec);
 }
 
 int lk_trace_reader_next_chunk(struct lk_trace_reader *r, struct lk_trace_record *rec,
-			       struct lk_trace_events *ev)
+			       struct lk_trace_events *ev, struct lk_trace_stacks *st)
 {
 	if (r->done)
 		return 0;
@@ -872,6 +947,11 @@ int lk_trace_reader_next_chunk(struct lk_trace_reader *r, struct lk_trace_record
 		return r->err;
 	r->bulk = 1;
 	int rc = advance(r, rec);
+	if (rc == 3) {
+		*st = (struct lk_trace_stacks){.p = r->p, .end = r->end, .first = r->n_stacks + 1,
+					       .count = r->left};
+		return 3;
+	}
 	if (rc != 2)
 		return rc ? rc : next_record(r, rec);
 	for (int i = 0; i < LK_EVS_COUNT; i++) {
@@ -902,7 +982,18 @@ int lk_trace_reader_events_done(struct lk_trace_reader *r, const struct lk_trace
 	return 0;
 }
 
-int lk_trace_reader_events_bad(struct lk_trace_reader *r, uint32_t index, const char *what)
+int lk_trace_reader_stacks_done(struct lk_trace_reader *r, const struct lk_trace_stacks *st)
+{
+	r->index = st->taken;
+	if (st->taken != r->left || st->p != st->end)
+		return bad(r, "bytes after the last record");
+	r->n_stacks += st->taken;
+	r->p = r->end;
+	r->left = 0;
+	return 0;
+}
+
+int lk_trace_reader_bad(struct lk_trace_reader *r, uint32_t index, const char *what)
 {
 	r->index = index;
 	return bad(r, what);

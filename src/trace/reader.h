@@ -58,7 +58,7 @@ int lk_trace_reader_next(struct lk_trace_reader *r, struct lk_trace_record *rec)
  * format.h). The caller
  * decodes the events (format.h), checking what indexes its own memory
  * (stack ids against n_stacks, frees against the allocations so far);
- * lk_trace_reader_events_bad() turns what it finds wrong into the
+ * lk_trace_reader_bad() turns what it finds wrong into the
  * reader's error. At the end of the chunk it calls
  * lk_trace_reader_events_done() with where each stream's reading stopped
  * and what it counted, which the reader checks (every stream used up, the
@@ -79,11 +79,47 @@ struct lk_trace_events_end {
 	uint64_t allocs, frees, bytes_allocated;
 };
 
+/*
+ * The stacks of a STACKS chunk, in bulk mode: lk_trace_reader_next_chunk()
+ * returns 3 with *st set to the chunk's coded stacks (format.h), ids
+ * first, first + 1 ... in [p, end): the reader's bytes until the next
+ * call, which the caller copies (and points p and end at) to keep them.
+ * lk_trace_stacks_next() skims one stack at a time: its number of
+ * frames and frame 0, and where frames 1.. are coded, decoded later by
+ * lk_trace_stack_frames() (only stacks a report shows ever are): a
+ * fraction of the cost of decoding every frame, and the coded stacks
+ * take a third of the memory of the addresses. Then
+ * lk_trace_reader_stacks_done() checks the chunk was used up and counts
+ * its stacks.
+ */
+struct lk_trace_stacks {
+	const uint8_t *p, *end;
+	uint32_t first, count;
+	uint32_t taken;           /* stacks skimmed so far */
+	uint64_t prev0;           /* frame 0 of the stack before */
+};
+
+struct lk_trace_stack_ref {
+	uint32_t id, n;           /* n frames, 1 .. LK_TRACE_FRAMES_MAX */
+	uint64_t frame0;
+	const uint8_t *rest;      /* frames 1 .. n - 1, coded */
+};
+
+/* The next stack of st into *s: 1, 0 after the last, or -1 with *what
+ * saying what is wrong (the bytes, checked varint by varint, end or
+ * break the format). */
+int lk_trace_stacks_next(struct lk_trace_stacks *st, struct lk_trace_stack_ref *s,
+			 const char **what);
+
+/* The n frames of a skimmed stack, innermost first, into frames. */
+void lk_trace_stack_frames(const struct lk_trace_stack_ref *s, uint64_t *frames);
+
 int lk_trace_reader_next_chunk(struct lk_trace_reader *r, struct lk_trace_record *rec,
-			       struct lk_trace_events *ev);
+			       struct lk_trace_events *ev, struct lk_trace_stacks *st);
 int lk_trace_reader_events_done(struct lk_trace_reader *r, const struct lk_trace_events_end *e);
-/* LK_EFORMAT, the detail naming the chunk and event index. */
-int lk_trace_reader_events_bad(struct lk_trace_reader *r, uint32_t index, const char *what);
+int lk_trace_reader_stacks_done(struct lk_trace_reader *r, const struct lk_trace_stacks *st);
+/* LK_EFORMAT, the detail naming the chunk and the record's index in it. */
+int lk_trace_reader_bad(struct lk_trace_reader *r, uint32_t index, const char *what);
 
 /* File offset where the last complete chunk ends, and its last time. */
 uint64_t lk_trace_reader_good_offset(const struct lk_trace_reader *r);

@@ -7,7 +7,7 @@
  * across many doublings of the sampling interval, bytes per marker of a
  * site that grows by a fixed amount per marker, a truncated trace, a
  * damaged one (a flipped byte; a block freed twice) and an unknown point
- * name.
+ * name. The random trace also with times that cross 2^32 ticks many times.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,8 +43,9 @@ static uint64_t rnd(void)
 }
 
 /* A random trace: 3 threads, NSITES stacks, addresses reused, a marker
- * "m0".."m9" every 4000 events, snapshots "s0".."s3" every 9000. */
-static void random_trace(const char *path)
+ * "m0".."m9" every 4000 events, snapshots "s0".."s3" every 9000; times
+ * step by up to 3 << shift ticks. */
+static void random_trace(const char *path, unsigned shift)
 {
 	struct lk_trace_writer *w = gen_open(path, 0);
 	char fn[16];
@@ -60,7 +61,7 @@ static void random_trace(const char *path)
 	for (nev = 0; nev < NEV; nev++) {
 		struct ev *e = &ev[nev];
 		uint64_t r = rnd();
-		t += r & 3;
+		t += (r & 3) << shift;
 		e->t = t;
 		e->tid = 1 + (uint32_t)((r >> 2) % 3);
 		e->freed_at = -1;
@@ -373,7 +374,10 @@ int main(void)
 	snprintf(p2, sizeof(p2), "%s/growth.lstrace", dir);
 	snprintf(p3, sizeof(p3), "%s/damage.lstrace", dir);
 	snprintf(p4, sizeof(p4), "%s/cut.lstrace", dir);
-	random_trace(p1);
+	random_trace(p1, 0);
+	test_random(p1);
+	/* times past 32 bits, many times over (the live blocks keep the low bits) */
+	random_trace(p1, 22);
 	test_random(p1);
 	test_growth(p2);
 	test_damage(p3, p4);

@@ -329,6 +329,90 @@ static void test_all_types(void)
 	}
 }
 
+/* ---- stacks, record by record and skimmed ------------------------------ */
+
+#define NSTACKS 3000
+
+/* Frames that make varints of every length, 1 to 10 bytes: addresses near
+ * each other, far apart, 0 and the top of the address range. */
+static uint64_t stack_frame(uint32_t id, uint32_t i)
+{
+	uint64_t r = (uint64_t)id * 0x9e3779b97f4a7c15ull ^ (uint64_t)i * 0xbf58476d1ce4e5b9ull;
+	switch ((id + i) % 5) {
+	case 0: return 0;
+	case 1: return UINT64_MAX - (r & 0xff);
+	case 2: return 0x555555554000ull + (r & 0xfffff);
+	case 3: return r;
+	default: return 0x7ffff7a00000ull + (r >> (r & 63));
+	}
+}
+
+/* Stacks of 1 to 1024 frames, over several STACKS chunks, come back the
+ * same from lk_trace_reader_next() and from the bulk reader's skim and
+ * lazy decoding. */
+static void test_stacks(void)
+{
+	FILE *f = tmpfile();
+	struct lk_trace_writer *w;
+	struct lk_trace_writer_options o = {.level = 1};
+	static uint64_t frames[LK_TRACE_FRAMES_MAX], got[LK_TRACE_FRAMES_MAX];
+	int rc = lk_trace_writer_fdopen(fileno(f), &test_meta, &o, &w);
+	for (uint32_t id = 1; rc == 0 && id <= NSTACKS; id++) {
+		uint32_t n = id % 97 == 0 ? LK_TRACE_FRAMES_MAX : 1 + id % 40;
+		for (uint32_t i = 0; i < n; i++)
+			frames[i] = stack_frame(id, i);
+		rc = lk_trace_write_stack(w, id, frames, n);
+		if (rc == 0 && id % 700 == 0)
+			rc = lk_trace_writer_flush(w);   /* a chunk ends */
+	}
+	ok(rc == 0 && lk_trace_writer_close(w) == 0, "stacks: %u written", NSTACKS);
+	size_t size;
+	uint8_t *b = slurp(f, &size);
+	fclose(f);
+	for (int bulk = 0; bulk < 2; bulk++) {
+		FILE *in = open_mem(b, size);
+		struct lk_trace_reader *r;
+		struct lk_trace_record rec;
+		struct lk_trace_events ev;
+		struct lk_trace_stacks st;
+		uint32_t seen = 0, chunks = 0;
+		int good = 1;
+		rc = lk_trace_reader_open(in, 0, &r);
+		while (rc == 0 && (rc = bulk ? lk_trace_reader_next_chunk(r, &rec, &ev, &st)
+					     : lk_trace_reader_next(r, &rec)) > 0) {
+			if (rc == 3) {
+				struct lk_trace_stack_ref ref;
+				const char *what;
+				chunks++;
+				while ((rc = lk_trace_stacks_next(&st, &ref, &what)) == 1) {
+					good = good && ref.id == ++seen && ref.n == 1 + (ref.id % 97 == 0 ?
+							LK_TRACE_FRAMES_MAX - 1 : ref.id % 40);
+					lk_trace_stack_frames(&ref, got);
+					for (uint32_t i = 0; good && i < ref.n; i++)
+						good = got[i] == stack_frame(ref.id, i);
+				}
+				rc = rc < 0 ? -1 : lk_trace_reader_stacks_done(r, &st);
+			} else if (rc == 1 && rec.type == LK_TRACE_STACK) {
+				good = good && rec.stack == ++seen;
+				for (uint32_t i = 0; good && i < rec.n_frames; i++)
+					good = rec.frames[i] == stack_frame(rec.stack, i);
+				rc = 0;
+			} else {
+				rc = rec.type == LK_TRACE_END ? 0 : rc == 1 ? 0 : rc;
+				if (rec.type == LK_TRACE_END)
+					break;
+			}
+		}
+		ok(rc == 0 && good && seen == NSTACKS && (!bulk || chunks >= 4),
+		   "stacks %s: every frame back (%u stacks, %u chunks, rc %d %s)",
+		   bulk ? "skimmed, decoded when asked" : "record by record", seen, chunks, rc,
+		   rc ? lk_error_detail() : "");
+		lk_trace_reader_close(r);
+		fclose(in);
+	}
+	free(b);
+}
+
 /* ---- random events ---------------------------------------------------- */
 
 static uint64_t rng_state = 88172645463325252ull;
@@ -1040,6 +1124,7 @@ int main(int argc, char **argv)
 	test_crc();
 	test_livemap_top();
 	test_all_types();
+	test_stacks();
 	test_random();
 	test_numbered();
 	test_truncation();
