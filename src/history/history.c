@@ -286,6 +286,7 @@ struct hot {
 				    * date: peak_serial, or the last event before
 				    * the stamp changed, the later */
 	uint64_t edge;
+	int filter;                /* a size filter is set */
 };
 
 /* Bytes allocated so far: the sum over the size classes. */
@@ -316,12 +317,6 @@ static inline void thread_keep(struct lk_history *h, uint32_t tid, uint64_t last
 		h->threads[thread_slot(tid)].tid = tid;
 		h->threads[thread_slot(tid)].number1 = last1;
 	}
-}
-
-/* A size filter is set. */
-static inline int filtered(const struct lk_history *h)
-{
-	return h->opt.size_min || h->opt.size_max;
 }
 
 static inline int in_filter(const struct lk_history *h, uint64_t size)
@@ -362,6 +357,7 @@ static inline int hot_load(struct lk_history *h, struct hot *x)
 	x->edge = sampler_edge(h);
 	if (x->edge >= h->blocks.epoch_end)   /* blocks' times begin an epoch there */
 		x->edge = h->blocks.epoch_end - 1;
+	x->filter = h->opt.size_min || h->opt.size_max;
 	return total_touch(h);
 }
 
@@ -417,12 +413,11 @@ HOT int event_begin(struct lk_history *h, struct hot *x, uint64_t t)
 }
 
 /* Allocation `number` of the trace (stack id < h->n_sites) by a thread
- * whose last allocation is *last1 (its number + 1; see struct thread).
- * filter: filtered(h), a constant where the event loop is made twice. */
+ * whose last allocation is *last1 (its number + 1; see struct thread). */
 HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint64_t *last1,
-		 uint32_t stack, uint64_t size, uint64_t number, const int filter)
+		 uint32_t stack, uint64_t size, uint64_t number)
 {
-	uint32_t site = !filter || in_filter(h, size) ? stack : LK_HBLOCK_NO_SITE;
+	uint32_t site = !x->filter || in_filter(h, size) ? stack : LK_HBLOCK_NO_SITE;
 	x->live_bytes += size;
 	struct lk_hist_size_class *c = &h->sizes[lk_hist_size_class_of(size)];
 	c->allocs++;
@@ -431,7 +426,7 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint64_t *last
 	if (rc)
 		return rc;
 	*last1 = number + 1;
-	if (!filter || site != LK_HBLOCK_NO_SITE) {
+	if (site != LK_HBLOCK_NO_SITE) {
 		struct lk_hist_site *s = &h->sites[site];
 		if ((rc = site_touch(h, s, x)))
 			return rc;
@@ -454,10 +449,10 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint64_t *last
  * allocation of that thread in between, it was a temporary allocation
  * (heaptrack's). */
 HOT int block_gone(struct lk_history *h, struct hot *x, uint64_t size, uint32_t site,
-		   uint64_t last1, uint64_t number, int real_free, const int filter)
+		   uint64_t last1, uint64_t number, int real_free)
 {
 	x->live_bytes -= size;
-	if (filter && site == LK_HBLOCK_NO_SITE)
+	if (site == LK_HBLOCK_NO_SITE)
 		return 0;
 	struct lk_hist_site *s = &h->sites[site];
 	int rc = site_touch(h, s, x);
@@ -474,14 +469,13 @@ HOT int block_gone(struct lk_history *h, struct hot *x, uint64_t size, uint32_t 
 
 /* The free of allocation `number`: 0, 1 when that block is not live, or
  * an error. */
-HOT int on_free(struct lk_history *h, struct hot *x, uint64_t last1, uint64_t number,
-		const int filter)
+HOT int on_free(struct lk_history *h, struct hot *x, uint64_t last1, uint64_t number)
 {
 	uint64_t size;
 	uint32_t site;
 	if (!lk_hblocks_take(&h->blocks, number, &size, &site))
 		return 1;
-	return block_gone(h, x, size, site, last1, number, 1, filter);
+	return block_gone(h, x, size, site, last1, number, 1);
 }
 
 static int on_sample(struct lk_history *h, uint64_t t, uint64_t rss)
@@ -560,18 +554,17 @@ static int event_record(struct lk_history *h, const struct lk_trace_record *r)
 			break;
 		if (r->replaces && lk_hblocks_take(&h->blocks, r->replaces - 1, &size, &site)) {
 			h->lost_frees++;   /* its free was not recorded */
-			if ((rc = block_gone(h, &x, size, site, last1, r->replaces - 1, 0, filtered(h))))
+			if ((rc = block_gone(h, &x, size, site, last1, r->replaces - 1, 0)))
 				return rc;
 		}
 		if ((rc = ensure_site(h, r->stack)) ||
-		    (rc = on_alloc(h, &x, r->t, &last1, r->stack, r->size, r->serial, filtered(h))))
+		    (rc = on_alloc(h, &x, r->t, &last1, r->stack, r->size, r->serial)))
 			return rc;
 		thread_keep(h, r->tid, last1);
 		break;
 	case LK_TRACE_FREE:
 		/* a block the trace never had (1.0): allocated before it started */
-		if (r->serial == LK_TRACE_NO_SERIAL ||
-		    (rc = on_free(h, &x, last1, r->serial, filtered(h))) == 1)
+		if (r->serial == LK_TRACE_NO_SERIAL || (rc = on_free(h, &x, last1, r->serial)) == 1)
 			h->unmatched_frees++;
 		else if (rc)
 			return rc;
@@ -925,10 +918,9 @@ careful_tag(struct lk_history *h, struct careful *c, unsigned tag, uint64_t t, u
  * into the handlers (no record in between, no address: frees name their
  * allocation by number). Checks what indexes memory; the reader checks
  * the rest at the end of the chunk. 0, 1 when reading stops, or an error.
- * Made twice (walk_events), for filter = filtered(h) 0 and 1.
  */
-HOT int walk_events_as(struct lk_history *h, struct lk_trace_reader *rd,
-		       const struct lk_trace_events *ev, const int filter)
+static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
+		       const struct lk_trace_events *ev)
 {
 	/* one pointer each, kept in registers, but those of the careful way */
 	const uint8_t *tags = ev->s[LK_EVS_TAG], *stacks = ev->s[LK_EVS_STACK];
@@ -968,7 +960,7 @@ HOT int walk_events_as(struct lk_history *h, struct lk_trace_reader *rd,
 			if (stack > ev->n_stacks)
 				BAD("stack id out of range");
 			if (!(rc = event_begin(h, &x, t)))
-				rc = on_alloc(h, &x, t, &last1, (uint32_t)stack, size, number++, filter);
+				rc = on_alloc(h, &x, t, &last1, (uint32_t)stack, size, number++);
 			break;
 		case LK_EVK_FREE:
 		case LK_EVK_FREE_NEXT:
@@ -976,8 +968,7 @@ HOT int walk_events_as(struct lk_history *h, struct lk_trace_reader *rd,
 			guess = kind == LK_EVK_FREE ? number - 1 - v : guess + lk_unzigzag(v);
 			if (guess >= number)
 				BAD("free of an allocation not made yet");
-			if (!(rc = event_begin(h, &x, t)) &&
-			    (rc = on_free(h, &x, last1, guess++, filter)) == 1)
+			if (!(rc = event_begin(h, &x, t)) && (rc = on_free(h, &x, last1, guess++)) == 1)
 				BAD("free of a block freed before");
 			break;
 		case LK_EVK_SAMPLE: case LK_EVK_MARK: case LK_EVK_SNAPSHOT:
@@ -1005,28 +996,6 @@ HOT int walk_events_as(struct lk_history *h, struct lk_trace_reader *rd,
 	end.bytes_allocated = bytes_allocated(h) - bytes_before;
 	return lk_trace_reader_events_done(rd, &end);
 }
-/* Without a size filter, the event loop has no test of it. (Two
- * functions: one holding both loops would inline less of each.) */
-static __attribute__((noinline)) int walk_events_filtered(struct lk_history *h,
-							  struct lk_trace_reader *rd,
-							  const struct lk_trace_events *ev)
-{
-	return walk_events_as(h, rd, ev, 1);
-}
-
-static __attribute__((noinline)) int walk_events_all(struct lk_history *h,
-						     struct lk_trace_reader *rd,
-						     const struct lk_trace_events *ev)
-{
-	return walk_events_as(h, rd, ev, 0);
-}
-
-static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
-		       const struct lk_trace_events *ev)
-{
-	return filtered(h) ? walk_events_filtered(h, rd, ev) : walk_events_all(h, rd, ev);
-}
-
 #undef INDEX
 #undef NEXT
 #undef BAD

@@ -327,9 +327,7 @@ static inline int lk_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t
  * 0xFF: a byte below 0x80 is never one of those, so the one- and two-byte
  * cases (nearly every value) need no bounds check, and never step past
  * end; the rest, and the end of the stream, take the checked way. */
-static inline __attribute__((always_inline)) int lk_get_varint_padded(const uint8_t **pp,
-									const uint8_t *end,
-									uint64_t *v)
+static inline int lk_get_varint_padded(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 {
 	const uint8_t *p = *pp;
 	if (p[0] < 0x80) {
