@@ -11,13 +11,15 @@
 #define SPARSE_UPTO 65536u     /* slots (2 MiB) up to which the old table stays half empty */
 #define SMALL_RING (1u << 18)  /* entries below which the ring doubles a quarter full */
 #define RING_RESERVE (1ull << 28)   /* ring entries reserved (4 GiB of address space) */
-#define ENTRY_BYTES (sizeof(struct lk_hring_entry) + sizeof(uint32_t))  /* and its time */
+/* an entry and, kept or not, its time */
+#define ENTRY_BYTES(keep_times) \
+	(sizeof(struct lk_hring_entry) + ((keep_times) ? sizeof(uint32_t) : 0))
 /* The times follow the entries at a huge page's boundary (the reserve is a
  * multiple of 2 MiB). Entry n and its time lie a multiple of 4 KiB apart
  * (the processor then takes a load of one for a load of a store just made
  * to the other: sqlite's report ran 50% slower so when both were 8 bytes)
  * for one n in 1,024 only, as a time takes half an entry's bytes. */
-#define RING_BYTES(n) ((n) * ENTRY_BYTES)
+#define RING_BYTES(n, keep_times) ((n) * ENTRY_BYTES(keep_times))
 
 /* Zeroed memory. 2 MiB or more is mapped on its own and asks for huge
  * pages: every lookup of a large table is a TLB miss otherwise. */
@@ -43,7 +45,7 @@ static void unzeroed(void *p, size_t size)
 /* Entries the ring may reserve: RING_RESERVE, or under a limit of address
  * space or data (ulimit -v, -d) what a quarter of it holds, leaving the
  * rest to the other tables. */
-static uint64_t ring_reserve_max(void)
+static uint64_t ring_reserve_max(int keep_times)
 {
 	uint64_t n = RING_RESERVE;
 	int limits[] = {RLIMIT_AS, RLIMIT_DATA};
@@ -51,7 +53,7 @@ static uint64_t ring_reserve_max(void)
 		struct rlimit r;
 		if (getrlimit(limits[i], &r) || r.rlim_cur == RLIM_INFINITY)
 			continue;
-		while (n > LK_HBLOCKS_RING_MIN && n * ENTRY_BYTES > r.rlim_cur / 4)
+		while (n > LK_HBLOCKS_RING_MIN && n * ENTRY_BYTES(keep_times) > r.rlim_cur / 4)
 			n /= 2;
 	}
 	return n;
@@ -61,27 +63,28 @@ static uint64_t ring_reserve_max(void)
  * (pages are only made when touched), so that it grows in place: entries
  * that move go to the upper half, nothing is copied to a new array. The
  * most that can be reserved, down to what a ring needs at least. */
-static void reserve_ring(struct lk_hblocks *t)
+static void reserve_ring(struct lk_hblocks *t, int keep_times)
 {
-	for (uint64_t n = ring_reserve_max(); n >= LK_HBLOCKS_RING_MIN && !t->ring; n /= 4) {
-		void *p = mmap(NULL, RING_BYTES(n), PROT_READ | PROT_WRITE,
+	uint64_t n = ring_reserve_max(keep_times);
+	for (; n >= LK_HBLOCKS_RING_MIN && !t->ring; n /= 4) {
+		void *p = mmap(NULL, RING_BYTES(n, keep_times), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p == MAP_FAILED)
 			continue;
-		madvise(p, RING_BYTES(n), MADV_HUGEPAGE);
+		madvise(p, RING_BYTES(n, keep_times), MADV_HUGEPAGE);
 		t->ring = p;
-		t->ring_t = (uint32_t *)(t->ring + n);
+		t->ring_t = keep_times ? (uint32_t *)(t->ring + n) : NULL;
 		t->ring_cap = n;
 	}
 }
 
-int lk_hblocks_init(struct lk_hblocks *t)
+int lk_hblocks_init(struct lk_hblocks *t, int keep_times)
 {
 	memset(t, 0, sizeof(*t));
-	t->epoch_end = 1ull << 32;
+	t->epoch_end = keep_times ? 1ull << 32 : UINT64_MAX;
 	t->old_cap = 1024;
 	t->ring_mask = LK_HBLOCKS_RING_MIN - 1;
-	reserve_ring(t);
+	reserve_ring(t, keep_times);
 	t->old = zeroed(t->old_cap * sizeof(*t->old));
 	if (t->ring && t->old)
 		return 0;
@@ -92,7 +95,7 @@ int lk_hblocks_init(struct lk_hblocks *t)
 void lk_hblocks_release(struct lk_hblocks *t)
 {
 	if (t->ring)
-		munmap(t->ring, RING_BYTES(t->ring_cap));
+		munmap(t->ring, RING_BYTES(t->ring_cap, t->ring_t != NULL));
 	unzeroed(t->old, t->old_cap * sizeof(*t->old));
 	free(t->epochs);
 	memset(t, 0, sizeof(*t));
@@ -191,7 +194,8 @@ static void ring_grow(struct lk_hblocks *t)
 	for (uint64_t r = from; r < to; r++) {
 		if (t->ring[r].key) {
 			t->ring[r + half] = t->ring[r];
-			t->ring_t[r + half] = t->ring_t[r];
+			if (t->ring_t)
+				t->ring_t[r + half] = t->ring_t[r];
 			t->ring[r].key = 0;
 		}
 	}
@@ -212,7 +216,8 @@ static int retire(struct lk_hblocks *t, uint64_t r)
 {
 	uint64_t number = entry_number(t, r);
 	struct lk_hblock_old o = {.number1 = number + 1, .size = t->ring[r].size,
-				  .t = ring_time(t, number, t->ring_t[r]),
+				  .t = t->ring_t ? ring_time(t, number, t->ring_t[r])
+						 : LK_HBLOCK_NO_TIME,
 				  .site = LK_HRING_SITE(t->ring[r].key)};
 	if (old_add(t, &o))
 		return -ENOMEM;
@@ -281,7 +286,8 @@ int lk_hblocks_next(const struct lk_hblocks *t, size_t *pos, struct lk_hblock *b
 		if (e->key) {
 			uint64_t number = entry_number(t, *pos);
 			*b = (struct lk_hblock){.number = number, .size = e->size,
-						.t = ring_time(t, number, t->ring_t[*pos]),
+						.t = t->ring_t ? ring_time(t, number, t->ring_t[*pos])
+							       : LK_HBLOCK_NO_TIME,
 						.site = LK_HRING_SITE(e->key)};
 			(*pos)++;
 			return 1;

@@ -12,16 +12,18 @@
  * full, a quarter while it is small (a heap that grows keeps its blocks
  * in number order; CPython's start sent 9,464 blocks to the old table,
  * 4% of its report), else the block moves to a hash table of old
- * blocks. A ring entry is what a free reads, 8 bytes (size and site),
- * the allocation time kept apart in a second array (read when the live
- * blocks are listed), its low 32 bits: times never decrease with the
- * number, so the high bits of a time are those of the last *epoch* (a
- * change of the high bits) that began at or before its number, and the
- * ring keeps the few epochs its entries span. A block of 4 GiB or more
- * goes to the old table. Memory: the ring, 12 bytes an entry, at most 4
- * entries a live block (at least 32,768 entries, and up to 8 a live block
- * below 262,144 entries: 3 MiB), and 32 bytes a slot of the old table,
- * at least 2 slots an old block up to 65,536 slots, 4 for 3 beyond.
+ * blocks. A ring entry is what a free reads, 8 bytes (size and site).
+ * The allocation times are optional (a trace read again gives them for
+ * the blocks listed at the end, history.c): if kept, in a second array
+ * (read when the live blocks are listed), their low 32 bits: times never
+ * decrease with the number, so the high bits of a time are those of the
+ * last *epoch* (a change of the high bits) that began at or before its
+ * number, and the ring keeps the few epochs its entries span. A block of
+ * 4 GiB or more goes to the old table. Memory: the ring, 8 bytes an entry
+ * (12 with times), at most 4 entries a live block (at least 32,768
+ * entries, and up to 8 a live block below 262,144 entries: 2 MiB), and 32
+ * bytes a slot of the old table, at least 2 slots an old block up to
+ * 65,536 slots, 4 for 3 beyond.
  */
 #ifndef LK_HISTORY_BLOCKS_H
 #define LK_HISTORY_BLOCKS_H
@@ -34,11 +36,12 @@
 struct lk_hblock {
 	uint64_t number;    /* its allocation's */
 	uint64_t size;
-	uint64_t t;         /* allocation time, ticks */
+	uint64_t t;         /* allocation time, ticks (LK_HBLOCK_NO_TIME: not kept) */
 	uint32_t site;      /* stack id; LK_HBLOCK_NO_SITE: outside the size filter */
 };
 
 #define LK_HBLOCK_NO_SITE UINT32_MAX
+#define LK_HBLOCK_NO_TIME UINT64_MAX
 
 #define LK_HBLOCKS_RING_MIN 32768u
 
@@ -67,7 +70,8 @@ struct lk_hblock_epoch {
 
 struct lk_hblocks {
 	struct lk_hring_entry *ring;   /* entry n & ring_mask */
-	uint32_t *ring_t;              /* its block's allocation time, low bits */
+	uint32_t *ring_t;              /* its block's allocation time, low bits
+					* (NULL: times not kept) */
 	uint64_t epoch_end;            /* the first time of the next epoch */
 	struct lk_hblock_epoch *epochs;   /* in number order; before the first, 0 */
 	size_t n_epochs, cap_epochs;
@@ -79,7 +83,10 @@ struct lk_hblocks {
 	size_t old_cap, old_count;     /* power of two; live old blocks */
 };
 
-int lk_hblocks_init(struct lk_hblocks *t);
+/* keep_times: the blocks' allocation times are kept (else the blocks
+ * listed have LK_HBLOCK_NO_TIME, but those added to the old table at
+ * once, lk_hblocks_add_old). 0 or -ENOMEM. */
+int lk_hblocks_init(struct lk_hblocks *t, int keep_times);
 void lk_hblocks_release(struct lk_hblocks *t);
 
 /* The slow paths of lk_hblocks_add and lk_hblocks_take. */
@@ -109,7 +116,8 @@ static inline int lk_hblocks_add(struct lk_hblocks *t, uint64_t number, uint64_t
 	struct lk_hring_entry *e = &t->ring[number & t->ring_mask];
 	e->size = (uint32_t)size;
 	e->key = key;
-	t->ring_t[number & t->ring_mask] = (uint32_t)time;
+	if (t->ring_t)
+		t->ring_t[number & t->ring_mask] = (uint32_t)time;
 	t->next = number + 1;
 	t->ring_count++;
 	return 0;

@@ -135,8 +135,8 @@ static int by_time(const void *pa, const void *pb)
 /* The leaked block b, the k-th of the window (from 0), into the bounded,
  * evenly strided sample of them for the chart: every stride-th; when
  * the sample is full, every other one goes and the stride doubles. */
-static void add_candidate(struct lk_history *h, const struct lk_hblock *b, uint64_t k,
-			  uint64_t *stride)
+static void add_candidate(struct lk_history *h, const struct lk_hblock *b, uint64_t t,
+			  uint64_t k, uint64_t *stride)
 {
 	if (k % *stride)
 		return;
@@ -149,7 +149,7 @@ static void add_candidate(struct lk_history *h, const struct lk_hblock *b, uint6
 			return;
 	}
 	h->candidates[h->n_candidates++] =
-		(struct lk_hist_candidate){.t = b->t, .size = b->size, .site = b->site};
+		(struct lk_hist_candidate){.t = t, .size = b->size, .site = b->site};
 }
 
 static int order_error(struct lk_history *h)
@@ -170,7 +170,8 @@ static void size_class_live(struct lk_history *h, const struct lk_hblock *b)
 
 /* The window ends: the timelines end there (no sample after t). at_end:
  * no event comes after, so the same pass over the live blocks counts them
- * in their size classes too. */
+ * in their size classes too. The times of the blocks still live are
+ * their allocation numbers when the times come later (recover_times). */
 static int fire_to(struct lk_history *h, uint64_t t, int at_end)
 {
 	h->to_t = t;
@@ -189,11 +190,12 @@ static int fire_to(struct lk_history *h, uint64_t t, int at_end)
 			continue;
 		struct lk_hist_site *s = &h->sites[b.site];
 		if (b.number >= h->from_number) {
-			add_candidate(h, &b, h->win_count, &stride);
-			if (!s->win_count || b.t < s->win_first)
-				s->win_first = b.t;
-			if (!s->win_count || b.t > s->win_last)
-				s->win_last = b.t;
+			uint64_t bt = h->times_later ? b.number : b.t;
+			add_candidate(h, &b, bt, h->win_count, &stride);
+			if (!s->win_count || bt < s->win_first)
+				s->win_first = bt;
+			if (!s->win_count || bt > s->win_last)
+				s->win_last = bt;
 			s->win_bytes += b.size;
 			s->win_count++;
 			h->win_bytes += b.size;
@@ -203,9 +205,83 @@ static int fire_to(struct lk_history *h, uint64_t t, int at_end)
 			s->kept_count++;
 		}
 	}
-	qsort(h->candidates, h->n_candidates, sizeof(*h->candidates), by_time);
+	if (!h->times_later)
+		qsort(h->candidates, h->n_candidates, sizeof(*h->candidates), by_time);
 	h->sizes_live_done = at_end;
 	return 0;
+}
+
+static int by_number(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return (a > b) - (a < b);
+}
+
+/* The chunk of allocation n: the last that begins at or before it. */
+static const struct lk_hist_chunk *chunk_of(const struct lk_history *h, uint64_t n)
+{
+	size_t lo = 0, hi = h->n_chunks;   /* chunks[lo - 1].allocs <= n */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (h->chunks[mid].allocs <= n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &h->chunks[lo - 1] : NULL;
+}
+
+/* *t, an allocation number, becomes its time: in[] holds the numbers,
+ * out[] their times. */
+static void number_to_time(uint64_t *t, const uint64_t *in, const uint64_t *out, size_t n)
+{
+	const uint64_t *k = bsearch(t, in, n, sizeof(*in), by_number);
+	*t = out[k - in];
+}
+
+/* The allocation times of the window's blocks that the reports show (each
+ * site's first and last, the leak candidates), which held their numbers:
+ * from their chunks, read again. */
+static int recover_times(struct lk_history *h, struct lk_trace_reader *rd)
+{
+	size_t n = 0, k;
+	uint64_t *in = malloc((2 * h->n_sites + h->n_candidates + 1) * sizeof(*in)), *out = NULL;
+	if (!in)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->n_sites; i++)
+		if (h->sites[i].win_count) {
+			in[n++] = h->sites[i].win_first;
+			in[n++] = h->sites[i].win_last;
+		}
+	for (size_t i = 0; i < h->n_candidates; i++)
+		in[n++] = h->candidates[i].t;
+	qsort(in, n, sizeof(*in), by_number);
+	for (size_t i = k = 0; i < n; i++)   /* each once */
+		if (!k || in[i] != in[k - 1])
+			in[k++] = in[i];
+	n = k;
+	int rc = (out = malloc((n ? n : 1) * sizeof(*out))) ? 0 : -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < n; i += k) {
+		const struct lk_hist_chunk *c = chunk_of(h, in[i]), *next = c ? c + 1 : NULL;
+		for (k = 1; i + k < n && (next == h->chunks + h->n_chunks || in[i + k] < next->allocs); k++)
+			;
+		rc = c ? lk_trace_reader_alloc_times(rd, c->offset, c->seq, c->allocs, in + i, k,
+						     out + i)
+		       : lk_error_set(LK_EFORMAT, "allocation %llu is in no chunk",
+				      (unsigned long long)in[i]);
+	}
+	for (size_t i = 0; rc == 0 && i < h->n_sites; i++)
+		if (h->sites[i].win_count) {
+			number_to_time(&h->sites[i].win_first, in, out, n);
+			number_to_time(&h->sites[i].win_last, in, out, n);
+		}
+	for (size_t i = 0; rc == 0 && i < h->n_candidates; i++)
+		number_to_time(&h->candidates[i].t, in, out, n);
+	if (rc == 0)
+		qsort(h->candidates, h->n_candidates, sizeof(*h->candidates), by_time);
+	free(in);
+	free(out);
+	return rc;
 }
 
 /* Time points that fire before an event at time t. */
@@ -771,12 +847,14 @@ static int start(struct lk_history *h, FILE *f, const struct lk_hist_options *op
 	h->opt = *opt;
 	lk_sampler_init(&h->sampler);
 	h->threads = calloc(THREAD_SLOTS, sizeof(*h->threads));
-	if (!h->threads || (rc = lk_symtab_init(&h->symtab)) || (rc = lk_hblocks_init(&h->blocks)) ||
-	    (rc = ensure_site(h, 0)))
+	if (!h->threads || (rc = lk_symtab_init(&h->symtab)) || (rc = ensure_site(h, 0)))
 		return -ENOMEM;
 	if ((rc = lk_trace_reader_open(f, opt->reader_flags, rd)))
 		return rc;
 	h->meta = *lk_trace_reader_meta(*rd);
+	h->times_later = h->meta.version >= 2 && ftello(f) >= 0;
+	if (lk_hblocks_init(&h->blocks, !h->times_later))
+		return -ENOMEM;
 	h->program = malloc(h->meta.cmdline_len + 1);
 	if (!h->program)
 		return -ENOMEM;
@@ -1000,6 +1078,21 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 #undef NEXT
 #undef BAD
 
+/* An EVENTS chunk into the index that recover_times() reads again. */
+static int add_chunk(struct lk_history *h, const struct lk_trace_events *ev)
+{
+	if (h->n_chunks == h->cap_chunks) {
+		size_t cap = h->cap_chunks ? 2 * h->cap_chunks : 64;
+		struct lk_hist_chunk *v = realloc(h->chunks, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		h->chunks = v;
+		h->cap_chunks = cap;
+	}
+	h->chunks[h->n_chunks++] = (struct lk_hist_chunk){ev->offset, ev->allocs, ev->seq};
+	return 0;
+}
+
 /* Read and process every record: 0 at the END or where reading stops, or
  * the reader's or the analysis's first error (the records before a
  * truncation are processed). */
@@ -1015,7 +1108,9 @@ static int read_records(struct lk_history *h, struct lk_trace_reader *rd)
 		if (got <= 0)
 			return got;
 		if (got == 2) {
-			rc = walk_events(h, rd, &ev);
+			rc = add_chunk(h, &ev);
+			if (rc == 0)
+				rc = walk_events(h, rd, &ev);
 		} else if (got == 3) {
 			rc = on_stacks(h, rd, &st);
 		} else {
@@ -1040,9 +1135,11 @@ int lk_history_read(FILE *f, const struct lk_hist_options *opt, struct lk_histor
 		if (lk_trace_reader_good_time(rd) > h->t_end)
 			h->t_end = lk_trace_reader_good_time(rd);
 	}
-	lk_trace_reader_close(rd);
 	if (rc == 0)
 		rc = points_at_end(h);
+	if (rc == 0 && h->times_later)
+		rc = recover_times(h, rd);
+	lk_trace_reader_close(rd);
 	if (rc == 0)
 		rc = finish(h);
 	return rc;
@@ -1056,6 +1153,7 @@ void lk_history_release(struct lk_history *h)
 		lk_series_release(&h->sites[i].series);
 	}
 	free(h->sites);
+	free(h->chunks);
 	for (size_t i = 0; i < h->n_stack_chunks; i++)
 		free(h->stack_chunks[i]);
 	free(h->stack_chunks);

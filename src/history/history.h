@@ -129,6 +129,13 @@ struct lk_history {
 	size_t n_stack_chunks;
 	struct lk_symtab symtab;
 	struct lk_hblocks blocks;
+	/* The blocks keep no allocation time when the trace (2.0, a file)
+	 * can be read again: the times of the few blocks a report shows come
+	 * from their chunks at the end (while reading, the window's times
+	 * hold allocation numbers: times never decrease with them). */
+	int times_later;
+	struct lk_hist_chunk { uint64_t offset, allocs; uint32_t seq; } *chunks;  /* EVENTS */
+	size_t n_chunks, cap_chunks;
 	/* totals */
 	uint64_t events, allocs, frees, bytes_allocated, unmatched_frees, lost_frees;
 	uint64_t temporaries;

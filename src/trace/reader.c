@@ -540,32 +540,51 @@ static int decode_stream(struct lk_trace_reader *r, int i, const uint8_t *p, uin
 	return 0;
 }
 
-/* The directory of a 2.0 EVENTS chunk (allocations before it, S pairs of
- * lengths), and its streams decoded: all, or all but ADDR in bulk mode. */
-static int open_streams_v2(struct lk_trace_reader *r)
+/* The directory of a 2.0 EVENTS chunk at *pp: the allocations before it,
+ * n streams and their decoded and stored lengths, checked; *pp moves to
+ * the first stream. */
+static int read_directory(struct lk_trace_reader *r, const uint8_t **pp, const uint8_t *end,
+			  uint64_t *allocs, uint64_t *n, uint64_t *raw, uint64_t *stored)
 {
-	const uint8_t *p = r->p, *end = r->end;
-	uint64_t allocs, n, raw[LK_EVS_MAX], stored[LK_EVS_MAX], total = 0, copied = 0;
-	GET(allocs);
-	if (allocs != r->counted.allocs)
-		return bad(r, "allocation count differs from the chunks before");
-	GET(n);
-	if (n < LK_EVS_COUNT || n > LK_EVS_MAX)
+	const uint8_t *p = *pp;
+	uint64_t total = 0;
+	GET(*allocs);
+	GET(*n);
+	if (*n < LK_EVS_COUNT || *n > LK_EVS_MAX)
 		return bad(r, "bad number of streams");
-	for (uint64_t i = 0; i < n; i++) {
+	for (uint64_t i = 0; i < *n; i++) {
 		GET(raw[i]);
 		GET(stored[i]);
 		if (stored[i] > raw[i] || raw[i] > LK_CHUNK_RAW_MAX)
 			return bad(r, "bad stream lengths");
 		if (i < LK_EVS_COUNT && stored[i] < raw[i])
 			total += raw[i];
-		if (i < LK_EVS_COUNT && r->bulk && i != LK_EVS_ADDR)  /* all copied, padded */
-			copied += raw[i] + LK_TRACE_STREAM_PAD;
 	}
 	if (total > LK_CHUNK_RAW_MAX)
 		return bad(r, "streams larger than the limit");
 	if (raw[LK_EVS_TAG] != r->ch.count)
 		return bad(r, "not one tag an event");
+	*pp = p;
+	return 0;
+}
+
+/* The directory of a 2.0 EVENTS chunk, and its streams decoded: all, or
+ * all but ADDR in bulk mode. */
+static int open_streams_v2(struct lk_trace_reader *r)
+{
+	const uint8_t *p = r->p, *end = r->end;
+	uint64_t allocs, n, raw[LK_EVS_MAX], stored[LK_EVS_MAX], total = 0, copied = 0;
+	int rc = read_directory(r, &p, end, &allocs, &n, raw, stored);
+	if (rc)
+		return rc;
+	if (allocs != r->counted.allocs)
+		return bad(r, "allocation count differs from the chunks before");
+	for (uint64_t i = 0; i < LK_EVS_COUNT; i++) {
+		if (stored[i] < raw[i])
+			total += raw[i];
+		if (r->bulk && i != LK_EVS_ADDR)  /* all copied, padded */
+			copied += raw[i] + LK_TRACE_STREAM_PAD;
+	}
 	if (grow(&r->raw, &r->raw_cap, r->bulk ? copied : total ? total : 1))
 		return r->err = -ENOMEM;
 	uint8_t *dst = r->raw;
@@ -575,8 +594,7 @@ static int open_streams_v2(struct lk_trace_reader *r)
 		if (i == LK_EVS_ADDR && r->bulk) {
 			r->sp[i] = r->se[i] = NULL;   /* the caller does not read it */
 		} else if (i < LK_EVS_COUNT) {
-			int rc = decode_stream(r, (int)i, p, raw[i], stored[i], &dst);
-			if (rc)
+			if ((rc = decode_stream(r, (int)i, p, raw[i], stored[i], &dst)))
 				return rc;
 		}
 		p += stored[i];
@@ -963,6 +981,8 @@ int lk_trace_reader_next_chunk(struct lk_trace_reader *r, struct lk_trace_record
 	ev->t_last = r->ch.t_last;
 	ev->allocs = r->counted.allocs;
 	ev->n_stacks = r->n_stacks;
+	ev->offset = r->ch_off;
+	ev->seq = r->ch.seq;
 	r->left = 0;
 	return 2;
 }
@@ -980,6 +1000,106 @@ int lk_trace_reader_events_done(struct lk_trace_reader *r, const struct lk_trace
 	r->counted.frees += e->frees;
 	r->counted.bytes_allocated += e->bytes_allocated;
 	return 0;
+}
+
+/* ---- allocation times, read again ------------------------------------ */
+
+/* The times of allocations numbers[0 .. n) (ascending, from `number` on)
+ * by the tags of a chunk and its TIME stream, starting at time t. */
+static int walk_times(struct lk_trace_reader *r, const uint8_t *tag, const uint8_t *tag_end,
+		      const uint8_t *tp, const uint8_t *tp_end, uint64_t t, uint64_t number,
+		      const uint64_t *numbers, size_t n, uint64_t *times)
+{
+	size_t k = 0;
+	for (; tag < tag_end && k < n; tag++) {
+		uint64_t dt = LK_TAG_DT(*tag), v;
+		if (dt == LK_TAG_DT_VARINT) {
+			if (lk_get_varint(&tp, tp_end, &v) || v > UINT64_MAX - LK_TAG_DT_VARINT)
+				return bad(r, "bad varint");
+			dt += v;
+		}
+		t += dt;
+		if (LK_TAG_KIND(*tag) != LK_EVK_ALLOC)
+			continue;
+		for (; k < n && numbers[k] == number; k++)
+			times[k] = t;
+		number++;
+	}
+	return k == n ? 0 : bad(r, "allocation not in its chunk");
+}
+
+/* Stream i of a chunk's payload at p (decoded length raw, stored length
+ * stored) readable at [*s, *e): as it lies, or decoded to dst. */
+static int stream_again(struct lk_trace_reader *r, const uint8_t *p, uint64_t raw, uint64_t stored,
+			uint8_t *dst, const uint8_t **s, const uint8_t **e)
+{
+	*s = p;
+	if (stored < raw) {
+		size_t got = ZSTD_decompressDCtx(r->dctx, dst, raw, p, stored);
+		if (ZSTD_isError(got) || got != raw)
+			return bad(r, "cannot decompress a stream");
+		*s = dst;
+	}
+	*e = *s + raw;
+	return 0;
+}
+
+/* The chunk at `offset`, read and checked again into r->stored. */
+static int chunk_again(struct lk_trace_reader *r, uint64_t offset, uint32_t seq)
+{
+	uint8_t hb[LK_CHUNK_HEADER_SIZE];
+	struct lk_chunk_header h;
+	int verify = !(r->flags & LK_TRACE_NOVERIFY);
+	if (fseeko(r->f, (off_t)offset, SEEK_SET) || fread(hb, 1, sizeof(hb), r->f) != sizeof(hb))
+		return io_error(r);
+	if (lk_trace_chunk_header_get(hb, &h, verify) || h.seq != seq ||
+	    h.type != LK_CHUNK_EVENTS || h.codec != LK_CODEC_STORED || h.stored_size > r->stored_cap)
+		return corrupt_at(r, LK_EFORMAT, offset, "chunk changed since it was read");
+	if (fread(r->stored, 1, h.stored_size, r->f) != h.stored_size)
+		return io_error(r);
+	if (verify && lk_trace_crc32(0, r->stored, h.stored_size) != h.crc)
+		return corrupt_at(r, LK_EFORMAT, offset, "chunk checksum mismatch");
+	r->ch = h;
+	r->ch_off = offset;
+	return 0;
+}
+
+int lk_trace_reader_alloc_times(struct lk_trace_reader *r, uint64_t offset, uint32_t seq,
+				uint64_t first, const uint64_t *numbers, size_t n, uint64_t *times)
+{
+	struct lk_chunk_header ch = r->ch;
+	uint64_t ch_off = r->ch_off, allocs, count, raw[LK_EVS_MAX], stored[LK_EVS_MAX];
+	const uint8_t *p, *s[LK_EVS_MAX], *e[LK_EVS_MAX];
+	if ((r->left && !r->done) || r->meta.version < 2)
+		return bad(r, "times asked while reading");
+	r->index = 0;
+	int rc = chunk_again(r, offset, seq);
+	if (rc == 0) {
+		p = r->stored;
+		rc = read_directory(r, &p, r->stored + r->ch.stored_size, &allocs, &count, raw,
+				    stored);
+	}
+	if (rc == 0 && allocs != first)
+		rc = bad(r, "allocation count differs from the chunks before");
+	uint8_t *dst = r->raw;
+	for (uint64_t i = 0; rc == 0 && i < count && i <= LK_EVS_TIME; i++) {
+		if (stored[i] > (uint64_t)(r->stored + r->ch.stored_size - p))
+			return bad(r, "stream longer than its chunk");
+		if (stored[i] < raw[i] && (uint64_t)(r->raw + r->raw_cap - dst) < raw[i])
+			return bad(r, "chunk changed since it was read");
+		rc = stream_again(r, p, raw[i], stored[i], dst, &s[i], &e[i]);
+		if (stored[i] < raw[i])
+			dst += raw[i];
+		p += stored[i];
+	}
+	if (rc == 0)
+		rc = walk_times(r, s[LK_EVS_TAG], e[LK_EVS_TAG], s[LK_EVS_TIME], e[LK_EVS_TIME],
+				r->ch.t_first, first, numbers, n, times);
+	r->ch = ch;
+	r->ch_off = ch_off;
+	if (rc == 0 && fseeko(r->f, (off_t)r->off, SEEK_SET))
+		rc = io_error(r);
+	return rc;
 }
 
 int lk_trace_reader_stacks_done(struct lk_trace_reader *r, const struct lk_trace_stacks *st)

@@ -71,6 +71,8 @@ struct lk_trace_events {
 	uint64_t t_first, t_last; /* times of the first and last event */
 	uint64_t allocs;          /* allocations before the chunk */
 	uint32_t n_stacks;        /* stack ids defined so far: 1 .. n_stacks */
+	uint64_t offset;          /* of the chunk in the file */
+	uint32_t seq;             /* its sequence number */
 };
 
 struct lk_trace_events_end {
@@ -120,6 +122,18 @@ int lk_trace_reader_events_done(struct lk_trace_reader *r, const struct lk_trace
 int lk_trace_reader_stacks_done(struct lk_trace_reader *r, const struct lk_trace_stacks *st);
 /* LK_EFORMAT, the detail naming the chunk and the record's index in it. */
 int lk_trace_reader_bad(struct lk_trace_reader *r, uint32_t index, const char *what);
+
+/*
+ * The allocation times of numbers[0 .. n) (ascending, all allocations of
+ * the 2.0 EVENTS chunk delivered in bulk as *ev with that offset, seq and
+ * allocs = first) into times: the chunk is read again (a seekable file)
+ * and its TAG and TIME streams decoded, the rest not. For an analysis that
+ * keeps no time with its live blocks and learns at the end which blocks'
+ * times it shows. Between chunks only (none being read); the reader goes
+ * on where it was. 0, or the reader's errors (the file changed, -EIO).
+ */
+int lk_trace_reader_alloc_times(struct lk_trace_reader *r, uint64_t offset, uint32_t seq,
+				uint64_t first, const uint64_t *numbers, size_t n, uint64_t *times);
 
 /* File offset where the last complete chunk ends, and its last time. */
 uint64_t lk_trace_reader_good_offset(const struct lk_trace_reader *r);
