@@ -644,10 +644,15 @@ static const uint8_t *skip_varints(const uint8_t *p, const uint8_t *end, uint32_
 		unsigned first = (unsigned)__builtin_ctzll(stop) >> 3;
 		if (run + first > 9 || (run + first == 9 && p[first] > 1))
 			return NULL;
+		/* the ends in this word: one bit a byte, summed by a multiply */
+		unsigned c = (unsigned)(((stop >> 7) * 0x0101010101010101ull) >> 56);
+		if (c >= k) {
+			while (--k)
+				stop &= stop - 1;
+			return p + ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+		}
+		k -= c;
 		run = 7 - ((63u - (unsigned)__builtin_clzll(stop)) >> 3);
-		for (; stop; stop &= stop - 1)
-			if (!--k)
-				return p + ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
 		p += 8;
 	}
 	for (uint64_t v; k; k--) {   /* the last bytes, and long runs above */
