@@ -13,13 +13,13 @@
 #define RING_RESERVE (1ull << 28)   /* ring entries reserved (4 GiB of address space) */
 /* an entry and, kept or not, its time */
 #define ENTRY_BYTES(keep_times) \
-	(sizeof(struct lk_hring_entry) + ((keep_times) ? sizeof(uint32_t) : 0))
-/* The times follow the entries at a huge page's boundary (the reserve is a
- * multiple of 2 MiB). Entry n and its time lie a multiple of 4 KiB apart
- * (the processor then takes a load of one for a load of a store just made
- * to the other: sqlite's report ran 50% slower so when both were 8 bytes)
- * for one n in 1,024 only, as a time takes half an entry's bytes. */
-#define RING_BYTES(n, keep_times) ((n) * ENTRY_BYTES(keep_times))
+	(sizeof(struct lk_hring_entry) + ((keep_times) ? sizeof(uint64_t) : 0))
+/* Bytes between the entries and their times: entry n and its time must
+ * not lie a multiple of 4 KiB apart, or the processor takes a load from
+ * one for a load of a store just made to the other (sqlite's report ran
+ * 50% slower so). */
+#define TIMES_SKEW 2048u
+#define RING_BYTES(n, keep_times) ((n) * ENTRY_BYTES(keep_times) + ((keep_times) ? TIMES_SKEW : 0))
 
 /* Zeroed memory. 2 MiB or more is mapped on its own and asks for huge
  * pages: every lookup of a large table is a TLB miss otherwise. */
@@ -73,7 +73,7 @@ static void reserve_ring(struct lk_hblocks *t, int keep_times)
 			continue;
 		madvise(p, RING_BYTES(n, keep_times), MADV_HUGEPAGE);
 		t->ring = p;
-		t->ring_t = keep_times ? (uint32_t *)(t->ring + n) : NULL;
+		t->ring_t = keep_times ? (uint64_t *)((char *)(t->ring + n) + TIMES_SKEW) : NULL;
 		t->ring_cap = n;
 	}
 }
@@ -81,7 +81,6 @@ static void reserve_ring(struct lk_hblocks *t, int keep_times)
 int lk_hblocks_init(struct lk_hblocks *t, int keep_times)
 {
 	memset(t, 0, sizeof(*t));
-	t->epoch_end = keep_times ? 1ull << 32 : UINT64_MAX;
 	t->old_cap = 1024;
 	t->ring_mask = LK_HBLOCKS_RING_MIN - 1;
 	reserve_ring(t, keep_times);
@@ -97,44 +96,7 @@ void lk_hblocks_release(struct lk_hblocks *t)
 	if (t->ring)
 		munmap(t->ring, RING_BYTES(t->ring_cap, t->ring_t != NULL));
 	unzeroed(t->old, t->old_cap * sizeof(*t->old));
-	free(t->epochs);
 	memset(t, 0, sizeof(*t));
-}
-
-/* The allocation time of a ring block: its number's epoch, its low bits. */
-static uint64_t ring_time(const struct lk_hblocks *t, uint64_t number, uint32_t low)
-{
-	size_t i = t->n_epochs;
-	while (i > 0 && t->epochs[i - 1].number > number)
-		i--;
-	return (i ? (uint64_t)t->epochs[i - 1].high << 32 : 0) | low;
-}
-
-int lk_hblocks_epoch(struct lk_hblocks *t, uint64_t time)
-{
-	uint32_t high = (uint32_t)(time >> 32);
-	t->epoch_end = high == UINT32_MAX ? UINT64_MAX : (uint64_t)(high + 1u) << 32;
-	if (t->n_epochs && t->epochs[t->n_epochs - 1].high == high)
-		return 0;   /* the last time there is */
-	/* the epochs before the ring's oldest entry go, but the last of them */
-	uint64_t oldest = t->next > t->ring_mask ? t->next - t->ring_mask - 1 : 0;
-	size_t gone = 0;
-	while (gone + 1 < t->n_epochs && t->epochs[gone + 1].number <= oldest)
-		gone++;
-	if (gone) {
-		memmove(t->epochs, t->epochs + gone, (t->n_epochs - gone) * sizeof(*t->epochs));
-		t->n_epochs -= gone;
-	}
-	if (t->n_epochs == t->cap_epochs) {
-		size_t cap = t->cap_epochs ? 2 * t->cap_epochs : 8;
-		struct lk_hblock_epoch *v = realloc(t->epochs, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		t->epochs = v;
-		t->cap_epochs = cap;
-	}
-	t->epochs[t->n_epochs++] = (struct lk_hblock_epoch){t->next, high};
-	return 0;
 }
 
 /* Home slot of number1 (= number + 1). */
@@ -216,8 +178,7 @@ static int retire(struct lk_hblocks *t, uint64_t r)
 {
 	uint64_t number = entry_number(t, r);
 	struct lk_hblock_old o = {.number1 = number + 1, .size = t->ring[r].size,
-				  .t = t->ring_t ? ring_time(t, number, t->ring_t[r])
-						 : LK_HBLOCK_NO_TIME,
+				  .t = t->ring_t ? t->ring_t[r] : LK_HBLOCK_NO_TIME,
 				  .site = LK_HRING_SITE(t->ring[r].key)};
 	if (old_add(t, &o))
 		return -ENOMEM;
@@ -286,8 +247,7 @@ int lk_hblocks_next(const struct lk_hblocks *t, size_t *pos, struct lk_hblock *b
 		if (e->key) {
 			uint64_t number = entry_number(t, *pos);
 			*b = (struct lk_hblock){.number = number, .size = e->size,
-						.t = t->ring_t ? ring_time(t, number, t->ring_t[*pos])
-							       : LK_HBLOCK_NO_TIME,
+						.t = t->ring_t ? t->ring_t[*pos] : LK_HBLOCK_NO_TIME,
 						.site = LK_HRING_SITE(e->key)};
 			(*pos)++;
 			return 1;

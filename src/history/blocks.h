@@ -14,16 +14,13 @@
  * 4% of its report), else the block moves to a hash table of old
  * blocks. A ring entry is what a free reads, 8 bytes (size and site).
  * The allocation times are optional (a trace read again gives them for
- * the blocks listed at the end, history.c): if kept, in a second array
- * (read when the live blocks are listed), their low 32 bits: times never
- * decrease with the number, so the high bits of a time are those of the
- * last *epoch* (a change of the high bits) that began at or before its
- * number, and the ring keeps the few epochs its entries span. A block of
- * 4 GiB or more goes to the old table. Memory: the ring, 8 bytes an entry
- * (12 with times), at most 4 entries a live block (at least 32,768
- * entries, and up to 8 a live block below 262,144 entries: 2 MiB), and 32
- * bytes a slot of the old table, at least 2 slots an old block up to
- * 65,536 slots, 4 for 3 beyond.
+ * the blocks listed at the end, history.c): if kept, in a second array,
+ * read when the live blocks are listed. A block of 4 GiB or more goes to
+ * the old table. Memory: the ring, 8 bytes an entry (16 with times), at
+ * most 4 entries a live block (at least 32,768 entries, and up to 8 a
+ * live block below 262,144 entries: 2 MiB), and 32 bytes a slot of the
+ * old table, at least 2 slots an old block up to 65,536 slots, 4 for 3
+ * beyond.
  */
 #ifndef LK_HISTORY_BLOCKS_H
 #define LK_HISTORY_BLOCKS_H
@@ -62,19 +59,9 @@ struct lk_hblock_old {
 	uint32_t site;
 };
 
-/* From allocation `number` on, the times' high 32 bits are `high`. */
-struct lk_hblock_epoch {
-	uint64_t number;
-	uint32_t high;
-};
-
 struct lk_hblocks {
 	struct lk_hring_entry *ring;   /* entry n & ring_mask */
-	uint32_t *ring_t;              /* its block's allocation time, low bits
-					* (NULL: times not kept) */
-	uint64_t epoch_end;            /* the first time of the next epoch */
-	struct lk_hblock_epoch *epochs;   /* in number order; before the first, 0 */
-	size_t n_epochs, cap_epochs;
+	uint64_t *ring_t;              /* its block's allocation time (NULL: not kept) */
 	uint64_t ring_mask;            /* entries - 1 (a power of two) */
 	uint64_t ring_cap;             /* entries the ring may grow to */
 	size_t ring_count;             /* live blocks in the ring */
@@ -95,15 +82,8 @@ int lk_hblocks_add_old(struct lk_hblocks *t, uint64_t number, uint64_t size, uin
 		       uint32_t site);
 int lk_hblocks_take_old(struct lk_hblocks *t, uint64_t number, uint64_t *size, uint32_t *site);
 
-/* Times reach `time`, at least t->epoch_end: the blocks added from now
- * on are of a new epoch. (Called by the caller, which checks the time of
- * each event anyway, so that adding a block need not.) 0 or -ENOMEM. */
-int lk_hblocks_epoch(struct lk_hblocks *t, uint64_t time);
-
 /* Add the block of allocation `number` (at least t->next; numbers skipped
- * are allocations without a block), allocated at `time` (never earlier
- * than the blocks before; below t->epoch_end, see lk_hblocks_epoch).
- * 0 or -ENOMEM. */
+ * are allocations without a block), allocated at `time`. 0 or -ENOMEM. */
 static inline int lk_hblocks_add(struct lk_hblocks *t, uint64_t number, uint64_t size,
 				 uint64_t time, uint32_t site)
 {
@@ -117,7 +97,7 @@ static inline int lk_hblocks_add(struct lk_hblocks *t, uint64_t number, uint64_t
 	e->size = (uint32_t)size;
 	e->key = key;
 	if (t->ring_t)
-		t->ring_t[number & t->ring_mask] = (uint32_t)time;
+		t->ring_t[number & t->ring_mask] = time;
 	t->next = number + 1;
 	t->ring_count++;
 	return 0;

@@ -350,8 +350,8 @@ static int on_name(struct lk_history *h, uint64_t t, const char *text, int is_ma
  * it, loaded from the history after anything else ran (hot_load) and
  * stored back before (hot_store); never passed to a function that is not
  * inlined. `edge` is the time past which an event needs the slow path
- * (slow_begin: samples fall due, a window point at a time is pending,
- * reading stops at the window's end, or the blocks' times begin an epoch).
+ * (slow_begin: samples fall due, a window point at a time is pending, or
+ * reading stops at the window's end).
  */
 struct hot {
 	uint64_t serial;           /* events so far, this one included */
@@ -431,8 +431,6 @@ static inline int hot_load(struct lk_history *h, struct hot *x)
 	}
 	x->guard = h->peak_serial > h->stamp_serial ? h->peak_serial : h->stamp_serial;
 	x->edge = sampler_edge(h);
-	if (x->edge >= h->blocks.epoch_end)   /* blocks' times begin an epoch there */
-		x->edge = h->blocks.epoch_end - 1;
 	x->filter = h->opt.size_min || h->opt.size_max;
 	return total_touch(h);
 }
@@ -449,13 +447,12 @@ static inline void hot_store(struct lk_history *h, const struct hot *x, uint64_t
 }
 
 /* An event at time t past the edge (with the history up to date): the
- * blocks' epoch, the window's points, the clock of the timelines. 0, 1
- * when reading stops here (the window's end was the point to stop at),
- * or an error. */
+ * window's points, the clock of the timelines. 0, 1 when reading stops
+ * here (the window's end was the point to stop at), or an error. */
 static int slow_begin(struct lk_history *h, uint64_t t)
 {
-	int rc = t >= h->blocks.epoch_end ? lk_hblocks_epoch(&h->blocks, t) : 0;
-	if (rc || (h->time_points && (rc = points_at_time(h, t))))
+	int rc = h->time_points ? points_at_time(h, t) : 0;
+	if (rc)
 		return rc;
 	if (h->to_done && h->opt.stop_at_to)
 		return 1;

@@ -7,8 +7,8 @@
  * without a block), frees of blocks that are not live, blocks of 4 GiB and
  * more (kept apart); after each phase every live block found with its
  * number, size, time and site, nothing else, and the totals right. And a
- * small ring a third full when it wraps: it doubles, no block moves out;
- * times past 32 bits (the ring keeps their low bits).
+ * small ring a third full when it wraps: it doubles, no block moves out.
+ * The phases with the allocation times kept and not.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +35,7 @@ static void add(struct lk_hblocks *t, uint64_t skip)
 	uint64_t n = next + skip, size = 1 + rnd() % 5000;
 	if (n % 1009 == 0)
 		size += 5ull << 30;
-	if (n >= N || (n * 3 >= t->epoch_end && lk_hblocks_epoch(t, n * 3)) ||
-	    lk_hblocks_add(t, n, size, n * 3, (uint32_t)(n % 77))) {
+	if (n >= N || lk_hblocks_add(t, n, size, n * 3, (uint32_t)(n % 77))) {
 		bad++;
 		return;
 	}
@@ -107,43 +106,6 @@ static int small_ring_doubles(void)
 		if (n >= LK_HBLOCKS_RING_MIN || n % 3 == 0)
 			good = lk_hblocks_take(&t, n, &size, &site) && size == n + 1 && site == 7;
 	good = good && lk_hblocks_count(&t) == 0;
-	lk_hblocks_release(&t);
-	return good;
-}
-
-/* Times past 32 bits: a new epoch every 4,096 allocations, through churn
- * that sends long-lived blocks to the old table and grows the ring, and
- * times at the top of the range; every live block listed with its time. */
-static int epochs_kept(void)
-{
-	enum { M = 400000 };
-	static uint8_t live[M + 2];
-	struct lk_hblocks t;
-	uint64_t size, n, count = 0;
-	uint32_t site;
-	int good = lk_hblocks_init(&t, 1) == 0;
-	for (n = 0; good && n < M; n++) {
-		uint64_t time = (n << 20) + 7;
-		good = (time < t.epoch_end || lk_hblocks_epoch(&t, time) == 0) &&
-		       lk_hblocks_add(&t, n, 16, time, 1) == 0;
-		live[n] = 1;
-		if (n % 100 && n >= 5) {   /* most die young; 1 in 100 stays */
-			good = good && lk_hblocks_take(&t, n - 5, &size, &site);
-			live[n - 5] = 0;
-		}
-	}
-	good = good && lk_hblocks_epoch(&t, UINT64_MAX - 1) == 0 &&
-	       lk_hblocks_add(&t, M, 16, UINT64_MAX - 1, 1) == 0 &&
-	       lk_hblocks_add(&t, M + 1, 16, UINT64_MAX, 1) == 0;
-	live[M] = live[M + 1] = 1;
-	lk_hblocks_foreach(&t, b) {
-		uint64_t want = b.number < M ? (b.number << 20) + 7 : UINT64_MAX - (b.number == M);
-		good = good && b.number < M + 2 && live[b.number] && b.t == want;
-		count++;
-	}
-	for (n = 0; n < M + 2; n++)
-		count -= live[n];
-	good = good && count == 0 && t.old_count > 0 && t.n_epochs < 64;
 	lk_hblocks_release(&t);
 	return good;
 }
@@ -220,7 +182,6 @@ static void phases(int keep)
 int main(void)
 {
 	ok(small_ring_doubles(), "a small ring a third full doubles; no block moves out");
-	ok(epochs_kept(), "times past 32 bits kept exactly, in the ring and the old table");
 	phases(1);
 	phases(0);
 	return tap_done();

@@ -384,7 +384,7 @@ int main(void)
 	random_trace(p1, 0);
 	test_random(p1);
 	/* times past 32 bits, many times over: read again from the file at the
-	 * end, or kept with the blocks (their low bits) when read from a pipe */
+	 * end, or kept with the blocks when read from a pipe */
 	random_trace(p1, 22);
 	test_random(p1);
 	through_pipe = 1;
