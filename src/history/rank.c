@@ -80,7 +80,7 @@ static void select_first(struct ranked *r, size_t n, size_t m)
 int lk_history_rank(const struct lk_history *h, enum lk_hist_key key, size_t limit,
 		    size_t **idx, size_t *n)
 {
-	struct ranked *r = calloc(h->n_sites ? h->n_sites : 1, sizeof(*r));
+	struct ranked *r = malloc((h->n_sites ? h->n_sites : 1) * sizeof(*r));   /* r[0 .. k) written */
 	size_t k = 0;
 	*idx = NULL;
 	*n = 0;
