@@ -261,9 +261,10 @@ static int recover_times(struct lk_history *h, struct lk_trace_reader *rd)
 			in[k++] = in[i];
 	n = k;
 	int rc = (out = malloc((n ? n : 1) * sizeof(*out))) ? 0 : -ENOMEM;
-	for (size_t i = 0; rc == 0 && i < n; i += k) {
-		const struct lk_hist_chunk *c = chunk_of(h, in[i]), *next = c ? c + 1 : NULL;
-		for (k = 1; i + k < n && (next == h->chunks + h->n_chunks || in[i + k] < next->allocs); k++)
+	for (size_t i = 0; rc == 0 && i < n; i += k) {   /* k numbers of one chunk */
+		const struct lk_hist_chunk *c = chunk_of(h, in[i]);
+		uint64_t end = c && c + 1 < h->chunks + h->n_chunks ? c[1].allocs : UINT64_MAX;
+		for (k = 1; i + k < n && in[i + k] < end; k++)
 			;
 		rc = c ? lk_trace_reader_alloc_times(rd, c->offset, c->seq, c->allocs, in + i, k,
 						     out + i)

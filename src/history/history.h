@@ -3,7 +3,8 @@
  * over its records computes everything `leakscope report` and `leakscope
  * diff` show. Memory follows the live blocks and the distinct allocation
  * sites (stacks), never the number of events: per site a few counters, a
- * bounded timeline (history/sampler.h) and running sums.
+ * bounded timeline (history/sampler.h) and running sums (and 24 bytes an
+ * EVENTS chunk of the trace, each up to a MiB of events, to read again).
  *
  * What is computed (docs/json-trace-report.md has the meaning of each):
  * - totals: events, allocations, frees, bytes, peak live bytes and its

@@ -1087,12 +1087,13 @@ int lk_trace_reader_alloc_times(struct lk_trace_reader *r, uint64_t offset, uint
 	if (rc == 0 && allocs != first)
 		rc = bad(r, "allocation count differs from the chunks before");
 	uint8_t *dst = r->raw;
-	for (uint64_t i = 0; rc == 0 && i < count && i <= LK_EVS_TIME; i++) {
+	for (uint64_t i = 0; rc == 0 && i <= LK_EVS_TIME; i++) {   /* TAG, TIME */
 		if (stored[i] > (uint64_t)(r->stored + r->ch.stored_size - p))
-			return bad(r, "stream longer than its chunk");
-		if (stored[i] < raw[i] && (uint64_t)(r->raw + r->raw_cap - dst) < raw[i])
-			return bad(r, "chunk changed since it was read");
-		rc = stream_again(r, p, raw[i], stored[i], dst, &s[i], &e[i]);
+			rc = bad(r, "stream longer than its chunk");
+		else if (stored[i] < raw[i] && (uint64_t)(r->raw + r->raw_cap - dst) < raw[i])
+			rc = bad(r, "chunk changed since it was read");
+		else
+			rc = stream_again(r, p, raw[i], stored[i], dst, &s[i], &e[i]);
 		if (stored[i] < raw[i])
 			dst += raw[i];
 		p += stored[i];
