@@ -50,12 +50,21 @@ static int grow_sites(struct lk_history *h, uint32_t id)
 	while (n <= id)
 		n *= 2;
 	struct lk_hist_site *v = realloc(h->sites, n * sizeof(*v));
-	if (!v)
+	if (v)
+		h->sites = v;
+	struct lk_hist_hot *hv = aligned_alloc(64, n * sizeof(*hv));
+	if (!v || !hv) {
+		free(hv);
 		return -ENOMEM;
+	}
 	memset(v + h->n_sites, 0, (n - h->n_sites) * sizeof(*v));
 	for (size_t i = h->n_sites; i < n; i++)
 		v[i].id = (uint32_t)i;
-	h->sites = v;
+	if (h->n_sites)
+		memcpy(hv, h->hot, h->n_sites * sizeof(*hv));
+	memset(hv + h->n_sites, 0, (n - h->n_sites) * sizeof(*hv));
+	free(h->hot);
+	h->hot = hv;
 	h->n_sites = n;
 	return 0;
 }
@@ -67,11 +76,11 @@ static inline int ensure_site(struct lk_history *h, uint32_t id)
 
 /* Values of the marker regression for markers [marks_seen, n_marks): the
  * site's current bytes (closed forms of the sums over a run of x). */
-static void marks_catch_up(struct lk_hist_site *s, uint32_t m)
+static void marks_catch_up(struct lk_hist_site *s, const struct lk_hist_hot *hs, uint32_t m)
 {
 	if (s->marks_seen >= m)
 		return;
-	long double a = s->marks_seen, c = (long double)m - a, y = (long double)s->live_bytes;
+	long double a = s->marks_seen, c = (long double)m - a, y = (long double)hs->live_bytes;
 	s->sy += c * y;
 	s->sxy += y * (a + (long double)m - 1) * c / 2;
 	s->syy += c * y * y;
@@ -86,25 +95,29 @@ static inline uint64_t stamp_of(const struct lk_history *h)
 	return (uint64_t)h->win_marks << 32 | (uint64_t)h->sampler.gen << 16 | h->sampler.due;
 }
 
-static int site_sync(struct lk_history *h, struct lk_hist_site *s, uint64_t stamp)
+/* Site i's timeline and marker sums brought up to the stamp. */
+static int site_sync(struct lk_history *h, size_t i, uint64_t stamp)
 {
-	marks_catch_up(s, h->win_marks);
-	s->stamp = stamp;
-	return lk_series_catch_up(&h->sampler, &s->series, (double)s->live_bytes);
+	struct lk_hist_site *s = &h->sites[i];
+	struct lk_hist_hot *hs = &h->hot[i];
+	marks_catch_up(s, hs, h->win_marks);
+	hs->stamp = stamp;
+	return lk_series_catch_up(&h->sampler, &s->series, (double)hs->live_bytes);
 }
 
-/* Bring a site up to now before its value changes (at event `serial`;
+/* Bring site i up to now before its value changes (at event `serial`;
  * the last peak was at event peak_serial). */
-static inline int site_touch_slow(struct lk_history *h, struct lk_hist_site *s, uint64_t serial,
+static inline int site_touch_slow(struct lk_history *h, size_t i, uint64_t serial,
 				  uint64_t peak_serial, uint64_t stamp)
 {
-	if (s->changed <= peak_serial) {
+	struct lk_hist_hot *hs = &h->hot[i];
+	if (hs->changed <= peak_serial) {
 		/* unchanged since the last peak: its value then is its value now */
-		s->peak_bytes = s->live_bytes;
-		s->peak_count = s->live_count;
+		hs->peak_bytes = hs->live_bytes;
+		hs->peak_count = hs->live_count;
 	}
-	s->changed = serial;
-	return s->stamp == stamp ? 0 : site_sync(h, s, stamp);
+	hs->changed = serial;
+	return hs->stamp == stamp ? 0 : site_sync(h, i, stamp);
 }
 
 /* ---- the window ---------------------------------------------------------- */
@@ -117,8 +130,8 @@ static void fire_from(struct lk_history *h, uint64_t t)
 	h->from_number = h->blocks.next;
 	h->origin = t;
 	for (size_t i = 0; i < h->n_sites; i++) {
-		h->sites[i].from_bytes = h->sites[i].live_bytes;
-		h->sites[i].from_count = h->sites[i].live_count;
+		h->sites[i].from_bytes = h->hot[i].live_bytes;
+		h->sites[i].from_count = h->hot[i].live_count;
 	}
 }
 
@@ -467,11 +480,12 @@ static int slow_begin(struct lk_history *h, uint64_t t)
 
 /* site_touch_slow() for the sites changed since the guard; the others
  * are up to date (one compare). */
-HOT int site_touch(struct lk_history *h, struct lk_hist_site *s, const struct hot *x)
+HOT int site_touch(struct lk_history *h, uint32_t site, const struct hot *x)
 {
-	if (s->changed <= x->guard)
-		return site_touch_slow(h, s, x->serial, x->peak_serial, x->stamp);
-	s->changed = x->serial;
+	struct lk_hist_hot *hs = &h->hot[site];
+	if (hs->changed <= x->guard)
+		return site_touch_slow(h, site, x->serial, x->peak_serial, x->stamp);
+	hs->changed = x->serial;
 	return 0;
 }
 
@@ -501,13 +515,13 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint64_t *last
 		return rc;
 	*last1 = number + 1;
 	if (site != LK_HBLOCK_NO_SITE) {
-		struct lk_hist_site *s = &h->sites[site];
-		if ((rc = site_touch(h, s, x)))
+		struct lk_hist_hot *hs = &h->hot[site];
+		if ((rc = site_touch(h, site, x)))
 			return rc;
-		s->allocs++;
-		s->bytes_allocated += size;
-		s->live_bytes += size;
-		s->live_count++;
+		hs->allocs++;
+		hs->bytes_allocated += size;
+		hs->live_bytes += size;
+		hs->live_count++;
 	}
 	if (x->live_bytes > x->peak_bytes) {
 		x->peak_bytes = x->live_bytes;
@@ -528,14 +542,14 @@ HOT int block_gone(struct lk_history *h, struct hot *x, uint64_t size, uint32_t 
 	x->live_bytes -= size;
 	if (site == LK_HBLOCK_NO_SITE)
 		return 0;
-	struct lk_hist_site *s = &h->sites[site];
-	int rc = site_touch(h, s, x);
-	s->live_bytes -= size;
-	s->live_count--;
+	struct lk_hist_hot *hs = &h->hot[site];
+	int rc = site_touch(h, site, x);
+	hs->live_bytes -= size;
+	hs->live_count--;
 	if (!real_free) {
-		s->lost_frees++;   /* its frees are counted at the end */
+		h->sites[site].lost_frees++;   /* its frees are counted at the end */
 	} else if (last1 == number + 1) {
-		s->temporaries++;
+		h->sites[site].temporaries++;
 		h->temporaries++;
 	}
 	return rc;
@@ -825,11 +839,18 @@ static int finish(struct lk_history *h)
 			size_class_live(h, &b);
 	for (size_t i = 0; i < h->n_sites; i++) {
 		struct lk_hist_site *s = &h->sites[i];
-		if (!s->allocs)
+		const struct lk_hist_hot *hs = &h->hot[i];
+		if (!hs->allocs)
 			continue;
-		s->frees = s->allocs - s->live_count - s->lost_frees;
-		if ((rc = site_touch_slow(h, s, h->events, h->peak_serial, stamp_of(h))))
+		if ((rc = site_touch_slow(h, i, h->events, h->peak_serial, stamp_of(h))))
 			return rc;
+		s->live_bytes = hs->live_bytes;
+		s->live_count = hs->live_count;
+		s->allocs = hs->allocs;
+		s->bytes_allocated = hs->bytes_allocated;
+		s->peak_bytes = hs->peak_bytes;
+		s->peak_count = hs->peak_count;
+		s->frees = s->allocs - s->live_count - s->lost_frees;
 		per_mark(s, h->win_marks);
 	}
 	return 0;
@@ -1151,6 +1172,7 @@ void lk_history_release(struct lk_history *h)
 		lk_series_release(&h->sites[i].series);
 	}
 	free(h->sites);
+	free(h->hot);
 	free(h->chunks);
 	for (size_t i = 0; i < h->n_stack_chunks; i++)
 		free(h->stack_chunks[i]);

@@ -57,12 +57,20 @@ struct lk_hist_options {
 	int reader_flags;          /* LK_TRACE_NOVERIFY for fuzzing, else 0 */
 };
 
-struct lk_hist_site {
-	/* first what every event of the site touches, in one cache line */
-	uint64_t live_bytes, live_count;   /* now; after the read: at the end */
-	uint64_t allocs, bytes_allocated, frees, temporaries;  /* frees: set at the end */
+/* What every event of a site touches, while the trace is read: one cache
+ * line a site, the sites' lines side by side (struct lk_history's `hot`),
+ * copied into the sites at the end. */
+struct lk_hist_hot {
+	uint64_t live_bytes, live_count;
+	uint64_t allocs, bytes_allocated;
 	uint64_t changed;                  /* event serial of the last change */
 	uint64_t stamp;                    /* the history's stamp when last synced */
+	uint64_t peak_bytes, peak_count;   /* at the global peak */
+};
+
+struct lk_hist_site {
+	uint64_t live_bytes, live_count;   /* at the end (the read has them in `hot`) */
+	uint64_t allocs, bytes_allocated, frees, temporaries;
 	uint64_t peak_bytes, peak_count;   /* at the global peak */
 	uint32_t id;               /* stack id (0: allocations without a stack) */
 	size_t n_addrs;            /* frames of the stack */
@@ -125,6 +133,7 @@ struct lk_history {
 	struct lk_trace_meta meta;
 	char *program;             /* command line, arguments separated by spaces */
 	struct lk_hist_site *sites;    /* index = stack id */
+	struct lk_hist_hot *hot;       /* the same, while reading (64-byte aligned) */
 	size_t n_sites;
 	uint8_t **stack_chunks;    /* the coded stacks of each STACKS chunk */
 	size_t n_stack_chunks;

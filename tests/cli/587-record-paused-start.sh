@@ -46,8 +46,9 @@ n=$(grep -c '^[0-9.]* free ' "$T/d")
 [ "$n" = 10 ] || fail "$n frees in the trace, not those of the 10 blocks it holds"
 expect_grep "$T/d" '^[0-9.]+ end events=[0-9]+ allocs=10 frees=10 '
 
-# --no-control: no socket
-rm -f "$T/in" && mkfifo "$T/in"
+# --no-control: no socket (no out of the run before: its "ready" would be
+# read before the new run's redirection empties the file)
+rm -f "$T/in" "$T/out" && mkfifo "$T/in"
 "$LEAKSCOPE" record --no-control -o "$T/n.lstrace" -- "$v" < "$T/in" > "$T/out" 2> "$T/err" &
 recpid=$!
 exec 3> "$T/in"
