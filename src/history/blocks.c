@@ -239,26 +239,28 @@ int lk_hblocks_take_old(struct lk_hblocks *t, uint64_t number, uint64_t *size, u
 	return 1;
 }
 
-int lk_hblocks_next(const struct lk_hblocks *t, size_t *pos, struct lk_hblock *b)
+int lk_hblocks_next(const struct lk_hblocks *t, struct lk_hblocks_iter *it, struct lk_hblock *b)
 {
 	size_t n = (size_t)t->ring_mask + 1;
-	for (; *pos < n; (*pos)++) {
-		const struct lk_hring_entry *e = &t->ring[*pos];
+	if (it->ring_seen == t->ring_count && it->pos < n)
+		it->pos = n;
+	for (; it->pos < n; it->pos++) {
+		const struct lk_hring_entry *e = &t->ring[it->pos];
 		if (e->key) {
-			uint64_t number = entry_number(t, *pos);
-			*b = (struct lk_hblock){.number = number, .size = e->size,
-						.t = t->ring_t ? t->ring_t[*pos] : LK_HBLOCK_NO_TIME,
+			*b = (struct lk_hblock){.number = entry_number(t, it->pos), .size = e->size,
+						.t = t->ring_t ? t->ring_t[it->pos] : LK_HBLOCK_NO_TIME,
 						.site = LK_HRING_SITE(e->key)};
-			(*pos)++;
+			it->pos++;
+			it->ring_seen++;
 			return 1;
 		}
 	}
-	for (; *pos < n + t->old_cap; (*pos)++) {
-		const struct lk_hblock_old *o = &t->old[*pos - n];
+	for (; it->pos < n + t->old_cap; it->pos++) {
+		const struct lk_hblock_old *o = &t->old[it->pos - n];
 		if (o->number1) {
 			*b = (struct lk_hblock){.number = o->number1 - 1, .size = o->size, .t = o->t,
 						.site = o->site};
-			(*pos)++;
+			it->pos++;
 			return 1;
 		}
 	}

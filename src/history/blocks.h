@@ -126,12 +126,19 @@ static inline size_t lk_hblocks_count(const struct lk_hblocks *t)
 	return t->ring_count + t->old_count;
 }
 
-/* The live block after position *pos (start at 0) into *b: 1, or 0 at
- * the end. */
-int lk_hblocks_next(const struct lk_hblocks *t, size_t *pos, struct lk_hblock *b);
+/* Where a listing of the live blocks is. */
+struct lk_hblocks_iter {
+	size_t pos;            /* the ring's entries, then the old table's slots */
+	size_t ring_seen;      /* ring blocks listed: the ring's rest is skipped
+				* once all are (its live blocks are often the
+				* oldest, in its first stretch) */
+};
+
+/* The live block after *it (start at {0}) into *b: 1, or 0 at the end. */
+int lk_hblocks_next(const struct lk_hblocks *t, struct lk_hblocks_iter *it, struct lk_hblock *b);
 
 #define lk_hblocks_foreach(t, b) \
-	for (size_t b##_pos = 0, b##_go = 1; b##_go; b##_go = 0) \
-		for (struct lk_hblock b; lk_hblocks_next(t, &b##_pos, &b);)
+	for (struct lk_hblocks_iter b##_it = {0, 0}; b##_it.pos != SIZE_MAX; b##_it.pos = SIZE_MAX) \
+		for (struct lk_hblock b; lk_hblocks_next(t, &b##_it, &b);)
 
 #endif
