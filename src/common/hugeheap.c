@@ -13,6 +13,14 @@
  * Under a limit of address space or of data (ulimit -v, -d) or strict
  * overcommit, a growth by the pad would be refused where the block alone
  * fits, and malloc would fail: the heap is left as it is then.
+ *
+ * The forced block, once freed, is the room for a small run's blocks, in
+ * 4 KiB pages (a few of them touched, not a whole 2 MiB page). The stretch
+ * after it up to the first huge page (the heap does not begin at a huge
+ * page's boundary: up to 2 MiB) is taken by a block that is kept and never
+ * touched: the first large blocks of a run (a trace reader's buffer of a
+ * MiB) would land there otherwise, in 4 KiB pages, a fault each (CPython's
+ * report: 796 page faults, 159 without them, 12.0 -> 11.3 ms).
  */
 #include <limits.h>
 #include <malloc.h>
@@ -29,8 +37,6 @@
 #define PAD_MAX ((size_t)1 << 30)
 #define MMAP_THRESHOLD_MAX (32 << 20)  /* glibc's ceiling on 64-bit */
 #define FORCE_GROWTH (256 << 10)       /* more than a fresh heap's top holds */
-#define SMALL_HEAP ((uintptr_t)1 << 20)  /* left in 4 KiB pages: a small run touches
-					  * a few of them, not whole 2 MiB pages */
 
 /* A quarter of the machine's memory, at most PAD_MAX: a brk(2) larger than
  * memory can be refused under the default overcommit policy. */
@@ -62,6 +68,10 @@ int lk_hugeheap_allowed(void)
 	return mode != 2 && unlimited(RLIMIT_AS) && unlimited(RLIMIT_DATA);
 }
 
+/* The stretch before the first huge page, kept (volatile: a block never
+ * read is dropped by the compiler, its malloc too). */
+static void *volatile gap;
+
 void lk_hugeheap_enable(void)
 {
 	size_t pad = pad_size();
@@ -73,10 +83,14 @@ void lk_hugeheap_enable(void)
 	void *block = malloc(FORCE_GROWTH);
 	if (!block)
 		return;
-	uintptr_t from = ((uintptr_t)block + SMALL_HEAP + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	uintptr_t past = (uintptr_t)block + FORCE_GROWTH;
+	uintptr_t from = (past + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	uintptr_t end = (uintptr_t)sbrk(0) & ~(HUGE_PAGE - 1);
-	if (end > from && end - from <= 2 * pad)  /* the block is in the brk heap */
+	if (end > from && end - from <= 2 * pad) {  /* the block is in the brk heap */
 		madvise((void *)from, end - from, MADV_HUGEPAGE);
+		/* to a little past `from` (malloc's headers), not short of it */
+		gap = malloc(from - past + 64);
+	}
 	free(block);
 }
 

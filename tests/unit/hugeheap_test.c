@@ -1,8 +1,9 @@
 /*
  * hugeheap_test.c - the analysis commands' heap in huge pages
- * (src/common/hugeheap.c): after lk_hugeheap_enable(), a block of 16 MiB
- * comes from the heap and its mapping carries the huge-page advice ("hg"
- * in /proc/self/smaps); lk_sparse_alloc() gives zeroed memory whose pages
+ * (src/common/hugeheap.c): after lk_hugeheap_enable(), the first block of
+ * a MiB (a trace reader's buffer) and a block of 16 MiB come from the heap
+ * and their mappings carry the huge-page advice ("hg" in /proc/self/smaps),
+ * while a small block comes from the 4 KiB pages before them; lk_sparse_alloc() gives zeroed memory whose pages
  * are only made where touched, where calloc from the padded heap makes
  * them all. glibc's malloc only: skipped under AddressSanitizer, whose
  * allocator replaces it.
@@ -84,6 +85,16 @@ int main(void)
 {
 	lk_hugeheap_enable();
 	char flags[256] = "";
+	uint8_t *first = malloc(MIB), *small = malloc(64);
+	if (heap_left_alone())
+		ok(first && small, "a block of a MiB (the heap as it is)");
+	else
+		ok(first && vm_flags_of((uintptr_t)first, flags, sizeof(flags)) == 0 &&
+		   strstr(flags, " hg") && small < first,
+		   "the first block of a MiB is in memory advised for huge pages (VmFlags:%s), "
+		   "a small one before it", flags);
+	free(first);
+	free(small);
 	uint8_t *big = malloc(16 * MIB);
 	if (heap_left_alone())
 		ok(big, "a 16 MiB block (limits, strict overcommit or no huge pages: heap as it is)");
