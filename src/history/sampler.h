@@ -27,10 +27,13 @@ struct lk_sampler {
 };
 
 struct lk_series_buf {
-	float *v;           /* LK_SAMPLER_POINTS values, allocated on the first
-			     * that is not 0 (NULL: every sample is 0) */
-	uint32_t n;         /* samples filled */
-	uint32_t gen;       /* the clock's gen when last brought up to date */
+	float *v;           /* samples [0, n), room for `room` of them: made
+			     * for the first that is not 0 (NULL: every
+			     * sample is 0) and grown as later ones come */
+	uint16_t n;
+	uint16_t upto;      /* samples up to date: n of them in v, then 0s */
+	uint16_t room;
+	uint8_t gen;        /* the clock's gen when last brought up to date */
 };
 
 void lk_sampler_init(struct lk_sampler *s);
@@ -58,7 +61,7 @@ int lk_series_fill(const struct lk_sampler *s, struct lk_series_buf *b, double v
 static inline int lk_series_catch_up(const struct lk_sampler *s, struct lk_series_buf *b,
 				     double value)
 {
-	if (b->n >= s->due && b->gen == s->gen)
+	if (b->upto >= s->due && b->gen == s->gen)
 		return 0;
 	return lk_series_fill(s, b, value);
 }
