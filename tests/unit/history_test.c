@@ -5,7 +5,8 @@
  * window between two markers (with and without a size filter), temporary
  * allocations, an exact diff between two snapshots, timeline samples
  * across many doublings of the sampling interval, bytes per marker of a
- * site that grows by a fixed amount per marker, a truncated trace, a
+ * site that grows by a fixed amount per marker, the timeline of a site
+ * that comes and goes (its last 0s not kept), a truncated trace, a
  * damaged one (a flipped byte; a block freed twice) and an unknown point
  * name. The random trace also with times that cross 2^32 ticks many times.
  */
@@ -280,6 +281,7 @@ static void test_growth(const char *path)
 	struct lk_trace_writer *w = gen_open(path, 0);
 	gen_stack(w, 1, 1, "grow", NULL);
 	gen_stack(w, 2, 2, "churn", NULL);
+	gen_stack(w, 3, 3, "pulse", NULL);
 	enum { N = 3000 };
 	uint64_t t = 0;
 	for (int i = 0; i < N; i++, t += 997) {
@@ -287,6 +289,11 @@ static void test_growth(const char *path)
 		lk_trace_write_alloc(w, t + 5, 1, 0x100000 + 0x1000ull * i, 1024, 1);
 		lk_trace_write_alloc(w, t + 9, 1, 0x90000000, 50 + (uint64_t)(i * 7919 % 400), 2);
 		lk_trace_write_free(w, t + 11, 1, 0x90000000);
+		/* "pulse": a block now and then, 0 in between and after N / 2 */
+		if (i < N / 2 && i % 300 == 0)
+			lk_trace_write_alloc(w, t + 13, 1, 0xa0000000, 4096, 3);
+		if (i < N / 2 && i % 300 == 120)
+			lk_trace_write_free(w, t + 13, 1, 0xa0000000);
 	}
 	gen_check(lk_trace_writer_close(w), "close");
 	struct lk_hist_options opt = {.from.kind = LK_POINT_START, .to.kind = LK_POINT_END};
@@ -313,6 +320,21 @@ static void test_growth(const char *path)
 		good &= g->series.v[j] == (float)(n * 1024);
 	}
 	ok(good, "every sample of the timeline is the value at its time");
+	const struct lk_hist_site *p = &h.sites[3];
+	good = 1;
+	for (uint32_t j = 0; j < h.sampler.due; j++) {
+		uint64_t at = (uint64_t)j * h.sampler.delta, live = 0;
+		for (int i = 0; i < N / 2; i++) {
+			if (i % 300 == 0 && (uint64_t)i * 997 + 13 <= at)
+				live = 4096;
+			if (i % 300 == 120 && (uint64_t)i * 997 + 13 <= at)
+				live = 0;
+		}
+		good &= (j < p->series.n ? p->series.v[j] : 0) == (float)live;
+	}
+	ok(good && p->series.n < h.sampler.due / 2 + 2,
+	   "a site that comes and goes: every sample right, its last 0s not kept (%u of %u)",
+	   p->series.n, h.sampler.due);
 	size_t *idx, n;
 	ok(lk_history_rank(&h, LK_HIST_BY_GROWTH, 0, &idx, &n) == 0 && n >= 1 && idx[0] == 1,
 	   "the growing site ranks first by slope");
