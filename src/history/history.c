@@ -230,20 +230,6 @@ static int by_number(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* The chunk of allocation n: the last that begins at or before it. */
-static const struct lk_hist_chunk *chunk_of(const struct lk_history *h, uint64_t n)
-{
-	size_t lo = 0, hi = h->n_chunks;   /* chunks[lo - 1].allocs <= n */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (h->chunks[mid].allocs <= n)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? &h->chunks[lo - 1] : NULL;
-}
-
 /* *t, an allocation number, becomes its time: in[] holds the numbers,
  * out[] their times. */
 static void number_to_time(uint64_t *t, const uint64_t *in, const uint64_t *out, size_t n)
@@ -274,15 +260,19 @@ static int recover_times(struct lk_history *h, struct lk_trace_reader *rd)
 			in[k++] = in[i];
 	n = k;
 	int rc = (out = malloc((n ? n : 1) * sizeof(*out))) ? 0 : -ENOMEM;
-	for (size_t i = 0; rc == 0 && i < n; i += k) {   /* k numbers of one chunk */
-		const struct lk_hist_chunk *c = chunk_of(h, in[i]);
-		uint64_t end = c && c + 1 < h->chunks + h->n_chunks ? c[1].allocs : UINT64_MAX;
+	size_t c = 0;   /* the chunks and the numbers, both in order */
+	for (size_t i = 0; rc == 0 && i < n; i += k) {   /* k numbers of chunk c */
+		while (c + 1 < h->n_chunks && h->chunks[c + 1].allocs <= in[i])
+			c++;
+		uint64_t end = c + 1 < h->n_chunks ? h->chunks[c + 1].allocs : UINT64_MAX;
 		for (k = 1; i + k < n && in[i + k] < end; k++)
 			;
-		rc = c ? lk_trace_reader_alloc_times(rd, c->offset, c->seq, c->allocs, in + i, k,
-						     out + i)
-		       : lk_error_set(LK_EFORMAT, "allocation %llu is in no chunk",
-				      (unsigned long long)in[i]);
+		if (c >= h->n_chunks || h->chunks[c].allocs > in[i])
+			rc = lk_error_set(LK_EFORMAT, "allocation %llu is in no chunk",
+					  (unsigned long long)in[i]);
+		else
+			rc = lk_trace_reader_alloc_times(rd, h->chunks[c].offset, h->chunks[c].seq,
+							 h->chunks[c].allocs, in + i, k, out + i);
 	}
 	for (size_t i = 0; rc == 0 && i < h->n_sites; i++)
 		if (h->sites[i].win_count) {

@@ -8,23 +8,6 @@
 #define NAME_MAX 72   /* a longer name (C++ templates) pushes its own line only */
 #define WHERE_MAX 40
 
-const char *lk_grouped(uint64_t v, char *buf, size_t size)
-{
-	char raw[32];
-	int n = sizeof(raw), k = 0;
-	do {
-		raw[--n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (int i = n; i < (int)sizeof(raw) && (size_t)k + 2 < size; i++) {
-		if (i > n && (sizeof(raw) - (size_t)i) % 3 == 0)
-			buf[k++] = ',';
-		buf[k++] = raw[i];
-	}
-	buf[k] = 0;
-	return buf;
-}
-
 #define TEXT_MAX 511   /* a name or a place is cut there */
 
 /* s (n bytes, cut to what is left of TEXT_MAX) at buf + k: the new k */
@@ -46,6 +29,19 @@ static size_t put_number(char *buf, size_t k, uint64_t v, unsigned base)
 		v /= base;
 	} while (v);
 	return put(buf, k, digits + n, sizeof(digits) - n);
+}
+
+const char *lk_grouped(uint64_t v, char *buf, size_t size)
+{
+	char raw[TEXT_MAX + 1];
+	int n = (int)put_number(raw, 0, v, 10), k = 0;
+	for (int i = 0; i < n && (size_t)k + 2 < size; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[k++] = ',';
+		buf[k++] = raw[i];
+	}
+	buf[k] = 0;
+	return buf;
 }
 
 /* function, or module+0xOFFSET: its length in buf (TEXT_MAX + 1 bytes) */
