@@ -11,9 +11,9 @@
 #define SPARSE_UPTO 65536u     /* slots (2 MiB) up to which the old table stays half empty */
 #define SMALL_RING (1u << 18)  /* entries below which the ring doubles a quarter full */
 #define RING_RESERVE (1ull << 28)   /* ring entries reserved (4 GiB of address space) */
-/* an entry and, kept or not, its time */
+/* an entry, its wide entry and, kept or not, its time */
 #define ENTRY_BYTES(keep_times) \
-	(sizeof(struct lk_hring_entry) + ((keep_times) ? sizeof(uint64_t) : 0))
+	(sizeof(uint32_t) + sizeof(uint64_t) + ((keep_times) ? sizeof(uint64_t) : 0))
 /* Bytes between the entries and their times: entry n and its time must
  * not lie a multiple of 4 KiB apart, or the processor takes a load from
  * one for a load of a store just made to the other (sqlite's report ran
@@ -59,7 +59,7 @@ static uint64_t ring_reserve_max(int keep_times)
 	return n;
 }
 
-/* The ring's address space (entries, then their times), reserved once
+/* The ring's address space (entries, wide entries, their times), reserved once
  * (pages are only made when touched), so that it grows in place: entries
  * that move go to the upper half, nothing is copied to a new array. The
  * most that can be reserved, down to what a ring needs at least. */
@@ -71,9 +71,12 @@ static void reserve_ring(struct lk_hblocks *t, int keep_times)
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p == MAP_FAILED)
 			continue;
-		madvise(p, RING_BYTES(n, keep_times), MADV_HUGEPAGE);
 		t->ring = p;
-		t->ring_t = keep_times ? (uint64_t *)((char *)(t->ring + n) + TIMES_SKEW) : NULL;
+		t->ring_wide = (uint64_t *)(t->ring + n);
+		madvise(p, RING_BYTES(n, keep_times), MADV_HUGEPAGE);
+		/* a few escaped entries must not each make a huge page */
+		madvise(t->ring_wide, n * sizeof(*t->ring_wide), MADV_NOHUGEPAGE);
+		t->ring_t = keep_times ? (uint64_t *)((char *)(t->ring_wide + n) + TIMES_SKEW) : NULL;
 		t->ring_cap = n;
 	}
 }
@@ -154,11 +157,13 @@ static void ring_grow(struct lk_hblocks *t)
 	uint64_t half = t->ring_mask + 1, last = t->next - 1, split = (last & t->ring_mask) + 1;
 	uint64_t from = last & half ? 0 : split, to = last & half ? split : half;
 	for (uint64_t r = from; r < to; r++) {
-		if (t->ring[r].key) {
+		if (t->ring[r]) {
 			t->ring[r + half] = t->ring[r];
+			if (t->ring[r] >> 16 == LK_HRING_ESCAPE)
+				t->ring_wide[r + half] = t->ring_wide[r];
 			if (t->ring_t)
 				t->ring_t[r + half] = t->ring_t[r];
-			t->ring[r].key = 0;
+			t->ring[r] = 0;
 		}
 	}
 	t->ring_mask = 2 * half - 1;
@@ -176,14 +181,13 @@ static int old_add(struct lk_hblocks *t, const struct lk_hblock_old *o)
 /* Ring entry r's live block moves to the old table. */
 static int retire(struct lk_hblocks *t, uint64_t r)
 {
-	uint64_t number = entry_number(t, r);
-	struct lk_hblock_old o = {.number1 = number + 1, .size = t->ring[r].size,
-				  .t = t->ring_t ? t->ring_t[r] : LK_HBLOCK_NO_TIME,
-				  .site = LK_HRING_SITE(t->ring[r].key)};
+	struct lk_hblock_old o = {.number1 = entry_number(t, r) + 1,
+				  .t = t->ring_t ? t->ring_t[r] : LK_HBLOCK_NO_TIME};
+	lk_hring_block(t, r, t->ring[r], &o.size, &o.site);
 	if (old_add(t, &o))
 		return -ENOMEM;
 	t->ring_count--;
-	t->ring[r].key = 0;
+	t->ring[r] = 0;
 	return 0;
 }
 
@@ -197,6 +201,25 @@ int lk_hblocks_add_old(struct lk_hblocks *t, uint64_t number, uint64_t size, uin
 	return 0;
 }
 
+/* A block whose size or key does not fit 16 bits: an escaped entry, or
+ * the old table for a block of 4 GiB or more, or of key 0. Room for the
+ * block in the ring was made. */
+int lk_hblocks_add_wide(struct lk_hblocks *t, uint64_t number, uint64_t size, uint64_t time,
+			uint32_t site)
+{
+	uint32_t key = LK_HRING_KEY(site);
+	if (size > UINT32_MAX || !key)
+		return lk_hblocks_add_old(t, number, size, time, site);
+	uint64_t r = number & t->ring_mask;
+	t->ring[r] = LK_HRING_ESCAPE << 16;
+	t->ring_wide[r] = size | (uint64_t)key << 32;
+	if (t->ring_t)
+		t->ring_t[r] = time;
+	t->next = number + 1;
+	t->ring_count++;
+	return 0;
+}
+
 /* Before allocation `number` enters the ring: the entries of the numbers
  * from t->next on (one, unless numbers were skipped) may still hold live
  * blocks a ring's length older. The ring doubles while it is at least
@@ -204,14 +227,14 @@ int lk_hblocks_add_old(struct lk_hblocks *t, uint64_t number, uint64_t size, uin
  * old table. */
 int lk_hblocks_make_room(struct lk_hblocks *t, uint64_t number)
 {
-	while (t->ring[number & t->ring_mask].key &&
+	while (t->ring[number & t->ring_mask] &&
 	       t->ring_count * (t->ring_mask < SMALL_RING ? 4 : 2) > t->ring_mask &&
 	       number - t->next <= t->ring_mask &&
 	       2 * (t->ring_mask + 1) <= t->ring_cap)
 		ring_grow(t);
 	uint64_t from = number - t->next <= t->ring_mask ? t->next : number - t->ring_mask;
 	for (uint64_t n = from; n <= number; n++)
-		if (t->ring[n & t->ring_mask].key && retire(t, n & t->ring_mask))
+		if (t->ring[n & t->ring_mask] && retire(t, n & t->ring_mask))
 			return -ENOMEM;
 	return 0;
 }
@@ -245,11 +268,10 @@ int lk_hblocks_next(const struct lk_hblocks *t, struct lk_hblocks_iter *it, stru
 	if (it->ring_seen == t->ring_count && it->pos < n)
 		it->pos = n;
 	for (; it->pos < n; it->pos++) {
-		const struct lk_hring_entry *e = &t->ring[it->pos];
-		if (e->key) {
-			*b = (struct lk_hblock){.number = entry_number(t, it->pos), .size = e->size,
-						.t = t->ring_t ? t->ring_t[it->pos] : LK_HBLOCK_NO_TIME,
-						.site = LK_HRING_SITE(e->key)};
+		if (t->ring[it->pos]) {
+			*b = (struct lk_hblock){.number = entry_number(t, it->pos),
+						.t = t->ring_t ? t->ring_t[it->pos] : LK_HBLOCK_NO_TIME};
+			lk_hring_block(t, it->pos, t->ring[it->pos], &b->size, &b->site);
 			it->pos++;
 			it->ring_seen++;
 			return 1;

@@ -12,15 +12,20 @@
  * full, a quarter while it is small (a heap that grows keeps its blocks
  * in number order; CPython's start sent 9,464 blocks to the old table,
  * 4% of its report), else the block moves to a hash table of old
- * blocks. A ring entry is what a free reads, 8 bytes (size and site).
+ * blocks. A ring entry is what a free reads, 4 bytes: size and site in
+ * 16 bits each. A block whose size or site needs more has an escape
+ * there, its size and site in a wide entry of 8 bytes, in a second array
+ * touched only for such blocks, in 4 KiB pages (CPython's report: 4 MiB
+ * of ring instead of 8; in a program of more than 65,534 stacks, the
+ * later ones, mostly rarer, are escaped).
  * The allocation times are optional (a trace read again gives them for
- * the blocks listed at the end, history.c): if kept, in a second array,
+ * the blocks listed at the end, history.c): if kept, in a third array,
  * read when the live blocks are listed. A block of 4 GiB or more goes to
- * the old table. Memory: the ring, 8 bytes an entry (16 with times), at
- * most 4 entries a live block (at least 32,768 entries, and up to 8 a
- * live block below 262,144 entries: 2 MiB), and 32 bytes a slot of the
- * old table, at least 2 slots an old block up to 65,536 slots, 4 for 3
- * beyond.
+ * the old table. Memory: the ring, 4 bytes an entry (8 more with times,
+ * 8 more where escaped), at most 4 entries a live block (at least 32,768
+ * entries, and up to 8 a live block below 262,144 entries), and 32 bytes
+ * a slot of the old table, at least 2 slots an old block up to 65,536
+ * slots, 4 for 3 beyond.
  */
 #ifndef LK_HISTORY_BLOCKS_H
 #define LK_HISTORY_BLOCKS_H
@@ -42,16 +47,14 @@ struct lk_hblock {
 
 #define LK_HBLOCKS_RING_MIN 32768u
 
-/* A ring entry: key 0, no live block; else the block's site + 2 (so
- * LK_HBLOCK_NO_SITE is 1; the site UINT32_MAX - 1, like a size that does
- * not fit, sends its block to the old table). */
-struct lk_hring_entry {
-	uint32_t size;
-	uint32_t key;
-};
-
+/* A ring entry: 0, no live block; else the block's size in its low 16
+ * bits and its key, the site + 2, in its high 16 (LK_HBLOCK_NO_SITE's key
+ * is 1; the site UINT32_MAX - 1's is 0, its block goes to the old table),
+ * or LK_HRING_ESCAPE there and both in the wide entry: size in the low 32
+ * bits, key in the high. */
 #define LK_HRING_KEY(site) ((uint32_t)((site) + 2u))
 #define LK_HRING_SITE(key) ((uint32_t)((key) - 2u))
+#define LK_HRING_ESCAPE 0xffffu
 
 struct lk_hblock_old {
 	uint64_t number1;   /* number + 1; 0: empty slot */
@@ -60,7 +63,8 @@ struct lk_hblock_old {
 };
 
 struct lk_hblocks {
-	struct lk_hring_entry *ring;   /* entry n & ring_mask */
+	uint32_t *ring;                /* entry n & ring_mask */
+	uint64_t *ring_wide;           /* the wide entry of an escaped one */
 	uint64_t *ring_t;              /* its block's allocation time (NULL: not kept) */
 	uint64_t ring_mask;            /* entries - 1 (a power of two) */
 	uint64_t ring_cap;             /* entries the ring may grow to */
@@ -82,22 +86,39 @@ int lk_hblocks_add_old(struct lk_hblocks *t, uint64_t number, uint64_t size, uin
 		       uint32_t site);
 int lk_hblocks_take_old(struct lk_hblocks *t, uint64_t number, uint64_t *size, uint32_t *site);
 
+/* The size and site of the block in ring entry r, whose value is v. */
+static inline void lk_hring_block(const struct lk_hblocks *t, uint64_t r, uint32_t v,
+				  uint64_t *size, uint32_t *site)
+{
+	if (__builtin_expect(v >> 16 == LK_HRING_ESCAPE, 0)) {
+		*size = (uint32_t)t->ring_wide[r];
+		*site = LK_HRING_SITE((uint32_t)(t->ring_wide[r] >> 32));
+	} else {
+		*size = v & 0xffff;
+		*site = LK_HRING_SITE(v >> 16);
+	}
+}
+
+/* The slow path of lk_hblocks_add: a block whose size or key does not
+ * fit 16 bits. */
+int lk_hblocks_add_wide(struct lk_hblocks *t, uint64_t number, uint64_t size, uint64_t time,
+			uint32_t site);
+
 /* Add the block of allocation `number` (at least t->next; numbers skipped
  * are allocations without a block), allocated at `time`. 0 or -ENOMEM. */
 static inline int lk_hblocks_add(struct lk_hblocks *t, uint64_t number, uint64_t size,
 				 uint64_t time, uint32_t site)
 {
-	if ((t->ring[number & t->ring_mask].key || number != t->next) &&
+	if ((t->ring[number & t->ring_mask] || number != t->next) &&
 	    lk_hblocks_make_room(t, number))
 		return -ENOMEM;
 	uint32_t key = LK_HRING_KEY(site);
-	if (__builtin_expect(size >= UINT32_MAX || !key, 0))
-		return lk_hblocks_add_old(t, number, size, time, site);
-	struct lk_hring_entry *e = &t->ring[number & t->ring_mask];
-	e->size = (uint32_t)size;
-	e->key = key;
+	if (__builtin_expect(size > 0xffff || key - 1 >= LK_HRING_ESCAPE - 1, 0))
+		return lk_hblocks_add_wide(t, number, size, time, site);
+	uint64_t r = number & t->ring_mask;
+	t->ring[r] = (uint32_t)size | key << 16;
 	if (t->ring_t)
-		t->ring_t[number & t->ring_mask] = time;
+		t->ring_t[r] = time;
 	t->next = number + 1;
 	t->ring_count++;
 	return 0;
@@ -110,12 +131,12 @@ static inline int lk_hblocks_take(struct lk_hblocks *t, uint64_t number, uint64_
 {
 	if (t->next - number - 1 > t->ring_mask)   /* older, or not made yet */
 		return lk_hblocks_take_old(t, number, size, site);
-	struct lk_hring_entry *e = &t->ring[number & t->ring_mask];
-	if (!e->key)   /* moved out before the ring grew, or too large for it? */
+	uint64_t r = number & t->ring_mask;
+	uint32_t v = t->ring[r];
+	if (!v)   /* moved out before the ring grew, or too large for it? */
 		return t->old_count ? lk_hblocks_take_old(t, number, size, site) : 0;
-	*size = e->size;
-	*site = LK_HRING_SITE(e->key);
-	e->key = 0;
+	lk_hring_block(t, r, v, size, site);
+	t->ring[r] = 0;
 	t->ring_count--;
 	return 1;
 }

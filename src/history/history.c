@@ -52,12 +52,16 @@ static int grow_sites(struct lk_history *h, uint32_t id)
 	struct lk_hist_site *v = realloc(h->sites, n * sizeof(*v));
 	if (v)
 		h->sites = v;
+	struct lk_hist_warm *wv = realloc(h->warm, n * sizeof(*wv));
+	if (wv)
+		h->warm = wv;
 	struct lk_hist_hot *hv = aligned_alloc(64, n * sizeof(*hv));
-	if (!v || !hv) {
+	if (!v || !wv || !hv) {
 		free(hv);
 		return -ENOMEM;
 	}
 	memset(v + h->n_sites, 0, (n - h->n_sites) * sizeof(*v));
+	memset(wv + h->n_sites, 0, (n - h->n_sites) * sizeof(*wv));
 	for (size_t i = h->n_sites; i < n; i++)
 		v[i].id = (uint32_t)i;
 	if (h->n_sites)
@@ -100,9 +104,10 @@ static int site_sync(struct lk_history *h, size_t i, uint64_t stamp)
 {
 	struct lk_hist_site *s = &h->sites[i];
 	struct lk_hist_hot *hs = &h->hot[i];
-	marks_catch_up(s, hs, h->win_marks);
+	if (h->win_marks)   /* (the site's record is not touched else) */
+		marks_catch_up(s, hs, h->win_marks);
 	hs->stamp = stamp;
-	return lk_series_catch_up(&h->sampler, &s->series, (double)hs->live_bytes);
+	return lk_series_catch_up(&h->sampler, &h->warm[i].series, (double)hs->live_bytes);
 }
 
 /* Bring site i up to now before its value changes (at event `serial`;
@@ -539,7 +544,7 @@ HOT int block_gone(struct lk_history *h, struct hot *x, uint64_t size, uint32_t 
 	if (!real_free) {
 		h->sites[site].lost_frees++;   /* its frees are counted at the end */
 	} else if (last1 == number + 1) {
-		h->sites[site].temporaries++;
+		h->warm[site].temporaries++;
 		h->temporaries++;
 	}
 	return rc;
@@ -594,16 +599,16 @@ static int on_stacks(struct lk_history *h, struct lk_trace_reader *rd, struct lk
 	if (!v)
 		return -ENOMEM;
 	h->stack_chunks = v;
-	uint8_t *copy = malloc(len ? len : 1);
-	int rc = copy ? ensure_site(h, st->first + st->count - 1) : -ENOMEM;
-	if (!copy || rc) {
-		free(copy);
-		return -ENOMEM;
-	}
-	v[h->n_stack_chunks++] = copy;
-	memcpy(copy, st->p, len);
-	st->p = copy;
-	st->end = copy + len;
+	int rc = ensure_site(h, st->first + st->count - 1);
+	if (rc)
+		return rc;
+	/* the reader's buffer, cut to the stacks (it stays in place) */
+	uint8_t *buf = lk_trace_reader_take_chunk(rd);
+	size_t at = (size_t)(st->p - buf);
+	uint8_t *kept = realloc(buf, at + len);
+	v[h->n_stack_chunks++] = kept = kept ? kept : buf;
+	st->p = kept + at;
+	st->end = kept + at + len;
 	struct lk_trace_stack_ref ref;
 	const char *what;
 	while ((rc = lk_trace_stacks_next(st, &ref, &what)) == 1) {
@@ -841,6 +846,9 @@ static int finish(struct lk_history *h)
 		s->peak_bytes = hs->peak_bytes;
 		s->peak_count = hs->peak_count;
 		s->frees = s->allocs - s->live_count - s->lost_frees;
+		s->series = h->warm[i].series;
+		s->temporaries = h->warm[i].temporaries;
+		h->warm[i] = (struct lk_hist_warm){0};
 		per_mark(s, h->win_marks);
 	}
 	return 0;
@@ -1160,9 +1168,12 @@ void lk_history_release(struct lk_history *h)
 		free(h->sites[i].addrs);
 		free(h->sites[i].frames);
 		lk_series_release(&h->sites[i].series);
+		if (h->warm)   /* the read did not finish */
+			lk_series_release(&h->warm[i].series);
 	}
 	free(h->sites);
 	free(h->hot);
+	free(h->warm);
 	free(h->chunks);
 	for (size_t i = 0; i < h->n_stack_chunks; i++)
 		free(h->stack_chunks[i]);

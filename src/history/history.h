@@ -68,6 +68,15 @@ struct lk_hist_hot {
 	uint64_t peak_bytes, peak_count;   /* at the global peak */
 };
 
+/* What a site's timeline and temporary allocations touch while the trace
+ * is read, the sites' side by side (struct lk_history's `warm`): not the
+ * lines of the sites' records, one a site at each sample's time. Moved
+ * into the sites at the end. */
+struct lk_hist_warm {
+	struct lk_series_buf series;
+	uint64_t temporaries;
+};
+
 struct lk_hist_site {
 	uint64_t live_bytes, live_count;   /* at the end (the read has them in `hot`) */
 	uint64_t allocs, bytes_allocated, frees, temporaries;
@@ -134,6 +143,7 @@ struct lk_history {
 	char *program;             /* command line, arguments separated by spaces */
 	struct lk_hist_site *sites;    /* index = stack id */
 	struct lk_hist_hot *hot;       /* the same, while reading (64-byte aligned) */
+	struct lk_hist_warm *warm;     /* the same, while reading */
 	size_t n_sites;
 	uint8_t **stack_chunks;    /* the coded stacks of each STACKS chunk */
 	size_t n_stack_chunks;

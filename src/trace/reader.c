@@ -1058,8 +1058,11 @@ static int chunk_again(struct lk_trace_reader *r, uint64_t offset, uint32_t seq)
 	if (fseeko(r->f, (off_t)offset, SEEK_SET) || fread(hb, 1, sizeof(hb), r->f) != sizeof(hb))
 		return io_error(r);
 	if (lk_trace_chunk_header_get(hb, &h, verify) || h.seq != seq ||
-	    h.type != LK_CHUNK_EVENTS || h.codec != LK_CODEC_STORED || h.stored_size > r->stored_cap)
+	    h.type != LK_CHUNK_EVENTS || h.codec != LK_CODEC_STORED ||
+	    h.stored_size > LK_CHUNK_STORED_MAX)
 		return corrupt_at(r, LK_EFORMAT, offset, "chunk changed since it was read");
+	if (grow(&r->stored, &r->stored_cap, h.stored_size ? h.stored_size : 1))
+		return r->err = -ENOMEM;
 	if (fread(r->stored, 1, h.stored_size, r->f) != h.stored_size)
 		return io_error(r);
 	if (verify && lk_trace_crc32(0, r->stored, h.stored_size) != h.crc)
@@ -1086,12 +1089,15 @@ int lk_trace_reader_alloc_times(struct lk_trace_reader *r, uint64_t offset, uint
 	}
 	if (rc == 0 && allocs != first)
 		rc = bad(r, "allocation count differs from the chunks before");
+	uint64_t need = 0;   /* TAG and TIME decoded */
+	for (uint64_t i = 0; rc == 0 && i <= LK_EVS_TIME; i++)
+		need += stored[i] < raw[i] ? raw[i] : 0;
+	if (rc == 0 && grow(&r->raw, &r->raw_cap, need ? need : 1))
+		rc = r->err = -ENOMEM;
 	uint8_t *dst = r->raw;
 	for (uint64_t i = 0; rc == 0 && i <= LK_EVS_TIME; i++) {   /* TAG, TIME */
 		if (stored[i] > (uint64_t)(r->stored + r->ch.stored_size - p))
 			rc = bad(r, "stream longer than its chunk");
-		else if (stored[i] < raw[i] && (uint64_t)(r->raw + r->raw_cap - dst) < raw[i])
-			rc = bad(r, "chunk changed since it was read");
 		else
 			rc = stream_again(r, p, raw[i], stored[i], dst, &s[i], &e[i]);
 		if (stored[i] < raw[i])
@@ -1106,6 +1112,21 @@ int lk_trace_reader_alloc_times(struct lk_trace_reader *r, uint64_t offset, uint
 	if (rc == 0 && fseeko(r->f, (off_t)r->off, SEEK_SET))
 		rc = io_error(r);
 	return rc;
+}
+
+uint8_t *lk_trace_reader_take_chunk(struct lk_trace_reader *r)
+{
+	uint8_t *b;
+	if (r->ch.codec == LK_CODEC_STORED) {
+		b = r->stored;
+		r->stored = NULL;
+		r->stored_cap = 0;
+	} else {
+		b = r->raw;
+		r->raw = NULL;
+		r->raw_cap = 0;
+	}
+	return b;
 }
 
 int lk_trace_reader_stacks_done(struct lk_trace_reader *r, const struct lk_trace_stacks *st)

@@ -85,7 +85,7 @@ struct lk_trace_events_end {
  * The stacks of a STACKS chunk, in bulk mode: lk_trace_reader_next_chunk()
  * returns 3 with *st set to the chunk's coded stacks (format.h), ids
  * first, first + 1 ... in [p, end): the reader's bytes until the next
- * call, which the caller copies (and points p and end at) to keep them.
+ * call, which the caller takes (lk_trace_reader_take_chunk) to keep them.
  * lk_trace_stacks_next() skims one stack at a time: its number of
  * frames and frame 0, and where frames 1.. are coded, decoded later by
  * lk_trace_stack_frames() (only stacks a report shows ever are): a
@@ -119,6 +119,9 @@ void lk_trace_stack_frames(const struct lk_trace_stack_ref *s, uint64_t *frames)
 int lk_trace_reader_next_chunk(struct lk_trace_reader *r, struct lk_trace_record *rec,
 			       struct lk_trace_events *ev, struct lk_trace_stacks *st);
 int lk_trace_reader_events_done(struct lk_trace_reader *r, const struct lk_trace_events_end *e);
+/* The buffer that holds the chunk just read (a STACKS chunk's p .. end),
+ * handed to the caller, who frees it; the reader makes a new one. */
+uint8_t *lk_trace_reader_take_chunk(struct lk_trace_reader *r);
 int lk_trace_reader_stacks_done(struct lk_trace_reader *r, const struct lk_trace_stacks *st);
 /* LK_EFORMAT, the detail naming the chunk and the record's index in it. */
 int lk_trace_reader_bad(struct lk_trace_reader *r, uint32_t index, const char *what);

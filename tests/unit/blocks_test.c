@@ -8,7 +8,9 @@
  * more (kept apart); after each phase every live block found with its
  * number, size, time and site, nothing else, and the totals right. And a
  * small ring a third full when it wraps: it doubles, no block moves out.
- * The phases with the allocation times kept and not.
+ * The phases with the allocation times kept and not; with sizes and sites
+ * that fit a ring entry's 16 bits, with sites past 16 bits from some
+ * point on, with many blocks of 64 KiB or more (escaped entries).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,7 @@ static uint64_t *size_of;   /* model: size + 1 of each live number, 0 if not liv
 static uint64_t next;       /* numbers below were handed out */
 static uint64_t live_count, live_bytes, peak_live;
 static int bad, keep_times;
+static enum { FEW_ESCAPED, FAR_SITES, BIG_SIZES } variant;   /* how many blocks are escaped */
 
 static uint64_t rnd(void)
 {
@@ -30,12 +33,26 @@ static uint64_t rnd(void)
 	return x;
 }
 
+/* Block n's site: from 250,000 on past 16 bits in FAR_SITES. */
+static uint32_t site_of(uint64_t n)
+{
+	return (uint32_t)(n % 77) + (variant == FAR_SITES && n >= 250000 ? 70000 : 0);
+}
+
+/* Block n's size: 1 in 1009 of 4 GiB or more; in BIG_SIZES, 1 in 8 of
+ * 64 KiB or more, as 1 in 400 in the others. */
+static uint64_t size_of_new(uint64_t n)
+{
+	uint64_t size = 1 + rnd() % 5000;
+	if (n % (variant == BIG_SIZES ? 8 : 400) == 0)
+		size += 65536;
+	return n % 1009 == 0 ? size + (5ull << 30) : size;
+}
+
 static void add(struct lk_hblocks *t, uint64_t skip)
 {
-	uint64_t n = next + skip, size = 1 + rnd() % 5000;
-	if (n % 1009 == 0)
-		size += 5ull << 30;
-	if (n >= N || lk_hblocks_add(t, n, size, n * 3, (uint32_t)(n % 77))) {
+	uint64_t n = next + skip, size = size_of_new(n);
+	if (n >= N || lk_hblocks_add(t, n, size, n * 3, site_of(n))) {
 		bad++;
 		return;
 	}
@@ -56,7 +73,7 @@ static void take(struct lk_hblocks *t, uint64_t n)
 		bad += found;
 		return;
 	}
-	if (!found || size != size_of[n] - 1 || site != n % 77) {
+	if (!found || size != size_of[n] - 1 || site != site_of(n)) {
 		bad++;
 		return;
 	}
@@ -71,7 +88,7 @@ static int consistent(const struct lk_hblocks *t)
 {
 	uint64_t count = 0, bytes = 0, sum_t = 0, want_t = 0;
 	lk_hblocks_foreach(t, b) {
-		if (b.number >= next || size_of[b.number] != b.size + 1 || b.site != b.number % 77)
+		if (b.number >= next || size_of[b.number] != b.size + 1 || b.site != site_of(b.number))
 			return 0;
 		/* not kept: but for the blocks of 4 GiB and more, added
 		 * to the old table at once */
@@ -97,14 +114,15 @@ static int small_ring_doubles(void)
 	uint32_t site;
 	int good = lk_hblocks_init(&t, 1) == 0;
 	for (n = 0; good && n < 2 * LK_HBLOCKS_RING_MIN; n++) {
-		good = lk_hblocks_add(&t, n, n + 1, n, 7) == 0;
+		good = lk_hblocks_add(&t, n, n % 4096 + 1, n, 7) == 0;
 		if (n < LK_HBLOCKS_RING_MIN && n % 3)
 			good = good && lk_hblocks_take(&t, n, &size, &site);
 	}
 	good = good && t.ring_mask + 1 == 2 * LK_HBLOCKS_RING_MIN && t.old_count == 0;
 	for (n = 0; good && n < 2 * LK_HBLOCKS_RING_MIN; n++)
 		if (n >= LK_HBLOCKS_RING_MIN || n % 3 == 0)
-			good = lk_hblocks_take(&t, n, &size, &site) && size == n + 1 && site == 7;
+			good = lk_hblocks_take(&t, n, &size, &site) && size == n % 4096 + 1 &&
+			       site == 7;
 	good = good && lk_hblocks_count(&t) == 0;
 	lk_hblocks_release(&t);
 	return good;
@@ -112,14 +130,18 @@ static int small_ring_doubles(void)
 
 /* The phases, with the allocation times kept or not (then every block
  * listed but those of 4 GiB or more, added to the old table at once, has
- * none). */
-static void phases(int keep)
+ * none); sites and sizes by the variant. */
+static void phases(int keep, int which)
 {
+	static const char *const names[] = {"few blocks escaped", "sites past 16 bits from block "
+					    "250,000 on", "one block in 8 of 64 KiB or more"};
 	keep_times = keep;
+	variant = which;
 	next = live_count = live_bytes = peak_live = 0;
 	struct lk_hblocks t;
 	size_of = calloc(N, sizeof(*size_of));
-	ok(size_of && lk_hblocks_init(&t, keep) == 0, "init, times %s", keep ? "kept" : "not kept");
+	ok(size_of && lk_hblocks_init(&t, keep) == 0, "init, times %s, %s",
+	   keep ? "kept" : "not kept", names[variant]);
 
 	/* a heap that grows: 200,000 blocks kept */
 	for (int i = 0; i < 200000; i++)
@@ -182,7 +204,9 @@ static void phases(int keep)
 int main(void)
 {
 	ok(small_ring_doubles(), "a small ring a third full doubles; no block moves out");
-	phases(1);
-	phases(0);
+	for (int which = FEW_ESCAPED; which <= BIG_SIZES; which++) {
+		phases(1, which);
+		phases(0, which);
+	}
 	return tap_done();
 }

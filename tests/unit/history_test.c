@@ -9,6 +9,8 @@
  * that comes and goes (its last 0s not kept), a truncated trace, a
  * damaged one (a flipped byte; a block freed twice) and an unknown point
  * name. The random trace also with times that cross 2^32 ticks many times.
+ * And a trace written uncompressed whose stacks come in two chunks: the
+ * leaks' times read again from an events chunk larger than any after it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -342,6 +344,37 @@ static void test_growth(const char *path)
 	lk_history_release(&h);
 }
 
+/* Uncompressed: [stack 1][20,000 events, 100 leaks][stack 2][1 event].
+ * The analysis keeps the reader's buffer of each STACKS chunk; the leaks'
+ * times come from the first events chunk, read again at the end. */
+static void test_stacks_later(const char *path)
+{
+	struct lk_trace_writer *w = gen_open(path, 1);
+	gen_stack(w, 1, 1, "early", NULL);
+	uint64_t t = 1000;
+	for (int i = 0; i < 10000; i++, t += 3) {
+		lk_trace_write_alloc(w, t, 1, 0x100000 + 0x100ull * (i % 100), 40, 1);
+		if (i < 9900)
+			lk_trace_write_free(w, t + 1, 1, 0x100000 + 0x100ull * (i % 100));
+	}
+	gen_check(lk_trace_writer_flush(w), "flush");
+	gen_stack(w, 2, 2, "late", NULL);
+	lk_trace_write_alloc(w, t, 1, 0x900000, 7, 2);
+	gen_check(lk_trace_writer_close(w), "close");
+	struct lk_hist_options opt = {.from.kind = LK_POINT_START, .to.kind = LK_POINT_END};
+	struct lk_history h;
+	int rc = read_trace(path, &opt, &h);
+	ok(rc == 0 && h.n_sites > 2 && h.sites[1].win_count == 100 && h.sites[2].win_count == 1,
+	   "stacks in two chunks: read (%s)", rc ? lk_error_detail() : "");
+	uint64_t first = 1000 + 3 * 9900, last = first + 3 * 99;
+	ok(rc == 0 && h.sites[1].win_first == first && h.sites[1].win_last == last &&
+	   h.sites[2].win_first == t, "the leaks' times, read again: %llu .. %llu",
+	   rc ? 0ull : (unsigned long long)h.sites[1].win_first,
+	   rc ? 0ull : (unsigned long long)h.sites[1].win_last);
+	if (rc == 0)
+		lk_history_release(&h);
+}
+
 /* A trace cut inside its second chunk: reported up to the first, with a
  * warning; a flipped byte: LK_EFORMAT. */
 static void test_damage(const char *path, const char *cut)
@@ -413,6 +446,7 @@ int main(void)
 	test_random(p1);
 	through_pipe = 0;
 	test_growth(p2);
+	test_stacks_later(p2);
 	test_damage(p3, p4);
 	unlink(p1);
 	unlink(p2);
