@@ -509,16 +509,24 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint64_t *last
 	if (rc)
 		return rc;
 	*last1 = number + 1;
+	int peak = x->live_bytes > x->peak_bytes;
 	if (site != LK_HBLOCK_NO_SITE) {
 		struct lk_hist_hot *hs = &h->hot[site];
-		if ((rc = site_touch(h, site, x)))
+		if (peak) {
+			/* a new peak, after this event: the site's value then is
+			 * its value after it (no snapshot of the one before) */
+			hs->changed = x->serial;
+			if (hs->stamp != x->stamp && (rc = site_sync(h, site, x->stamp)))
+				return rc;
+		} else if ((rc = site_touch(h, site, x))) {
 			return rc;
+		}
 		hs->allocs++;
 		hs->bytes_allocated += size;
 		hs->live_bytes += size;
 		hs->live_count++;
 	}
-	if (x->live_bytes > x->peak_bytes) {
+	if (peak) {
 		x->peak_bytes = x->live_bytes;
 		h->peak_t = t;
 		x->peak_serial = x->guard = x->serial;
