@@ -16,6 +16,8 @@
 
 #define THREAD_SLOTS 1024u        /* threads whose last allocation is known */
 #define PROGRESS_EVERY 65536u
+#define PEAK_LOG_MIN 8192u        /* the peak log's entries, at least (else a site's) */
+#define NOT_LOGGING SIZE_MAX
 #define HOT static inline __attribute__((always_inline))   /* on every event */
 
 double lk_history_seconds(const struct lk_history *h, uint64_t t)
@@ -52,16 +54,22 @@ static int grow_sites(struct lk_history *h, uint32_t id)
 	struct lk_hist_site *v = realloc(h->sites, n * sizeof(*v));
 	if (v)
 		h->sites = v;
-	struct lk_hist_warm *wv = realloc(h->warm, n * sizeof(*wv));
-	if (wv)
-		h->warm = wv;
+	struct lk_series_buf *sv = realloc(h->series, n * sizeof(*sv));
+	if (sv)
+		h->series = sv;
+	size_t log_cap = n > PEAK_LOG_MIN ? n : PEAK_LOG_MIN;
+	uint64_t *lv = realloc(h->peak_log, log_cap * sizeof(*lv));
+	if (lv) {
+		h->peak_log = lv;
+		h->peak_log_cap = log_cap;
+	}
 	struct lk_hist_hot *hv = aligned_alloc(64, n * sizeof(*hv));
-	if (!v || !wv || !hv) {
+	if (!v || !sv || !lv || !hv) {
 		free(hv);
 		return -ENOMEM;
 	}
 	memset(v + h->n_sites, 0, (n - h->n_sites) * sizeof(*v));
-	memset(wv + h->n_sites, 0, (n - h->n_sites) * sizeof(*wv));
+	memset(sv + h->n_sites, 0, (n - h->n_sites) * sizeof(*sv));
 	for (size_t i = h->n_sites; i < n; i++)
 		v[i].id = (uint32_t)i;
 	if (h->n_sites)
@@ -107,22 +115,38 @@ static int site_sync(struct lk_history *h, size_t i, uint64_t stamp)
 	if (h->win_marks)   /* (the site's record is not touched else) */
 		marks_catch_up(s, hs, h->win_marks);
 	hs->stamp = stamp;
-	return lk_series_catch_up(&h->sampler, &h->warm[i].series, (double)hs->live_bytes);
+	return lk_series_catch_up(&h->sampler, &h->series[i], (double)hs->live_bytes);
 }
 
-/* Bring site i up to now before its value changes (at event `serial`;
- * the last peak was at event peak_serial). */
-static inline int site_touch_slow(struct lk_history *h, size_t i, uint64_t serial,
-				  uint64_t peak_serial, uint64_t stamp)
+/* ---- the peak ---------------------------------------------------------- */
+
+/* A peak log entry: the site above bit 32, bit 31 set for an allocation
+ * (the site's bytes went up by the size) and clear for a free, the size
+ * (below 2^31) under it. */
+#define PEAK_LOG_ALLOC (1ull << 31)
+
+/* The sites' values at the last peak, from their values now less the
+ * changes logged since (h->peak_logging); the log is emptied and stays so
+ * until the next peak. */
+static void peak_settle(struct lk_history *h)
 {
-	struct lk_hist_hot *hs = &h->hot[i];
-	if (hs->changed <= peak_serial) {
-		/* unchanged since the last peak: its value then is its value now */
-		hs->peak_bytes = hs->live_bytes;
-		hs->peak_count = hs->live_count;
+	for (size_t i = 0; i < h->n_sites; i++) {
+		h->hot[i].peak_bytes = h->hot[i].live_bytes;
+		h->hot[i].peak_count = h->hot[i].live_count;
 	}
-	hs->changed = serial;
-	return hs->stamp == stamp ? 0 : site_sync(h, i, stamp);
+	for (size_t k = 0; k < h->peak_log_n; k++) {
+		uint64_t e = h->peak_log[k], size = e & (PEAK_LOG_ALLOC - 1);
+		struct lk_hist_hot *hs = &h->hot[e >> 32];
+		if (e & PEAK_LOG_ALLOC) {
+			hs->peak_bytes -= size;
+			hs->peak_count--;
+		} else {
+			hs->peak_bytes += size;
+			hs->peak_count++;
+		}
+	}
+	h->peak_log_n = 0;
+	h->peak_logging = 0;
 }
 
 /* ---- the window ---------------------------------------------------------- */
@@ -365,13 +389,11 @@ static int on_name(struct lk_history *h, uint64_t t, const char *text, int is_ma
 struct hot {
 	uint64_t serial;           /* events so far, this one included */
 	uint64_t live_bytes;
-	uint64_t peak_bytes, peak_serial;
+	uint64_t peak_bytes;
 	uint64_t stamp;            /* stamp_of(h) */
-	uint64_t guard;            /* a site changed after this event is up to
-				    * date: peak_serial, or the last event before
-				    * the stamp changed, the later */
 	uint64_t edge;
 	int filter;                /* a size filter is set */
+	size_t log_n;              /* h->peak_log_n; NOT_LOGGING: the peak is settled */
 };
 
 /* Bytes allocated so far: the sum over the size classes. */
@@ -432,13 +454,8 @@ static inline int hot_load(struct lk_history *h, struct hot *x)
 	x->serial = h->events;
 	x->live_bytes = h->live_bytes;
 	x->peak_bytes = h->peak_bytes;
-	x->peak_serial = h->peak_serial;
 	x->stamp = stamp_of(h);
-	if (x->stamp != h->stamp_last) {
-		h->stamp_last = x->stamp;
-		h->stamp_serial = h->events;
-	}
-	x->guard = h->peak_serial > h->stamp_serial ? h->peak_serial : h->stamp_serial;
+	x->log_n = h->peak_logging ? h->peak_log_n : NOT_LOGGING;
 	x->edge = sampler_edge(h);
 	x->filter = h->opt.size_min || h->opt.size_max;
 	return total_touch(h);
@@ -450,7 +467,8 @@ static inline void hot_store(struct lk_history *h, const struct hot *x, uint64_t
 	h->events = x->serial;
 	h->live_bytes = x->live_bytes;
 	h->peak_bytes = x->peak_bytes;
-	h->peak_serial = x->peak_serial;
+	h->peak_logging = x->log_n != NOT_LOGGING;
+	h->peak_log_n = h->peak_logging ? x->log_n : 0;
 	if (t > h->t_end)
 		h->t_end = t;
 }
@@ -473,15 +491,25 @@ static int slow_begin(struct lk_history *h, uint64_t t)
 	return 0;
 }
 
-/* site_touch_slow() for the sites changed since the guard; the others
- * are up to date (one compare). */
-HOT int site_touch(struct lk_history *h, uint32_t site, const struct hot *x)
+/* Before site's bytes go up (alloc) or down by size: the change logged
+ * if the peak is not settled (settled when the log is full), the site's
+ * timeline brought up to the stamp. */
+HOT int site_touch(struct lk_history *h, uint32_t site, struct hot *x, uint64_t size,
+		   int alloc)
 {
-	struct lk_hist_hot *hs = &h->hot[site];
-	if (hs->changed <= x->guard)
-		return site_touch_slow(h, site, x->serial, x->peak_serial, x->stamp);
-	hs->changed = x->serial;
-	return 0;
+	if (x->log_n != NOT_LOGGING) {
+		if (__builtin_expect(x->log_n == h->peak_log_cap || size >= PEAK_LOG_ALLOC, 0)) {
+			h->peak_logging = 1;
+			h->peak_log_n = x->log_n;
+			peak_settle(h);
+			x->log_n = NOT_LOGGING;
+		} else {
+			h->peak_log[x->log_n++] =
+				(uint64_t)site << 32 | (alloc ? PEAK_LOG_ALLOC : 0) | size;
+		}
+	}
+	const struct lk_hist_hot *hs = &h->hot[site];
+	return hs->stamp == x->stamp ? 0 : site_sync(h, site, x->stamp);
 }
 
 HOT int event_begin(struct lk_history *h, struct hot *x, uint64_t t)
@@ -510,26 +538,25 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint64_t *last
 		return rc;
 	*last1 = number + 1;
 	int peak = x->live_bytes > x->peak_bytes;
+	if (peak) {
+		/* a new peak, after this event: the sites' values then are
+		 * their values after it, the changes before it forgotten */
+		x->peak_bytes = x->live_bytes;
+		h->peak_t = t;
+		x->log_n = 0;
+	}
 	if (site != LK_HBLOCK_NO_SITE) {
 		struct lk_hist_hot *hs = &h->hot[site];
 		if (peak) {
-			/* a new peak, after this event: the site's value then is
-			 * its value after it (no snapshot of the one before) */
-			hs->changed = x->serial;
 			if (hs->stamp != x->stamp && (rc = site_sync(h, site, x->stamp)))
 				return rc;
-		} else if ((rc = site_touch(h, site, x))) {
+		} else if ((rc = site_touch(h, site, x, size, 1))) {
 			return rc;
 		}
 		hs->allocs++;
 		hs->bytes_allocated += size;
 		hs->live_bytes += size;
 		hs->live_count++;
-	}
-	if (peak) {
-		x->peak_bytes = x->live_bytes;
-		h->peak_t = t;
-		x->peak_serial = x->guard = x->serial;
 	}
 	return 0;
 }
@@ -546,13 +573,13 @@ HOT int block_gone(struct lk_history *h, struct hot *x, uint64_t size, uint32_t 
 	if (site == LK_HBLOCK_NO_SITE)
 		return 0;
 	struct lk_hist_hot *hs = &h->hot[site];
-	int rc = site_touch(h, site, x);
+	int rc = site_touch(h, site, x, size, 0);
 	hs->live_bytes -= size;
 	hs->live_count--;
 	if (!real_free) {
 		h->sites[site].lost_frees++;   /* its frees are counted at the end */
 	} else if (last1 == number + 1) {
-		h->warm[site].temporaries++;
+		hs->temporaries++;
 		h->temporaries++;
 	}
 	return rc;
@@ -840,12 +867,15 @@ static int finish(struct lk_history *h)
 	if (!h->sizes_live_done)   /* else the window's end did it, at the end */
 		lk_hblocks_foreach(&h->blocks, b)
 			size_class_live(h, &b);
+	if (h->peak_logging)
+		peak_settle(h);
+	uint64_t stamp = stamp_of(h);
 	for (size_t i = 0; i < h->n_sites; i++) {
 		struct lk_hist_site *s = &h->sites[i];
 		const struct lk_hist_hot *hs = &h->hot[i];
 		if (!hs->allocs)
 			continue;
-		if ((rc = site_touch_slow(h, i, h->events, h->peak_serial, stamp_of(h))))
+		if (hs->stamp != stamp && (rc = site_sync(h, i, stamp)))
 			return rc;
 		s->live_bytes = hs->live_bytes;
 		s->live_count = hs->live_count;
@@ -854,9 +884,9 @@ static int finish(struct lk_history *h)
 		s->peak_bytes = hs->peak_bytes;
 		s->peak_count = hs->peak_count;
 		s->frees = s->allocs - s->live_count - s->lost_frees;
-		s->series = h->warm[i].series;
-		s->temporaries = h->warm[i].temporaries;
-		h->warm[i] = (struct lk_hist_warm){0};
+		s->temporaries = hs->temporaries;
+		s->series = h->series[i];
+		h->series[i] = (struct lk_series_buf){0};
 		per_mark(s, h->win_marks);
 	}
 	return 0;
@@ -1176,12 +1206,13 @@ void lk_history_release(struct lk_history *h)
 		free(h->sites[i].addrs);
 		free(h->sites[i].frames);
 		lk_series_release(&h->sites[i].series);
-		if (h->warm)   /* the read did not finish */
-			lk_series_release(&h->warm[i].series);
+		if (h->series)   /* the read did not finish */
+			lk_series_release(&h->series[i]);
 	}
 	free(h->sites);
 	free(h->hot);
-	free(h->warm);
+	free(h->series);
+	free(h->peak_log);
 	free(h->chunks);
 	for (size_t i = 0; i < h->n_stack_chunks; i++)
 		free(h->stack_chunks[i]);

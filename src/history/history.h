@@ -10,8 +10,9 @@
  * - totals: events, allocations, frees, bytes, peak live bytes and its
  *   time, final live bytes, RSS peak (SAMPLE records);
  * - per site: allocations, bytes, frees, live bytes and blocks at the end
- *   and at the global peak (kept lazily: a site remembers its value as of
- *   the last peak when it next changes), temporary allocations;
+ *   and at the global peak (kept lazily: the sites' changes since the
+ *   last peak are logged, and undone from their values when the log is
+ *   full or the read ends), temporary allocations;
  * - a window [from, to]: per site, blocks allocated in it and still live
  *   at `to` (count, bytes, first and last allocation time), blocks live at
  *   `from`, and of those the ones still live at `to` (which makes a diff of
@@ -63,17 +64,8 @@ struct lk_hist_options {
 struct lk_hist_hot {
 	uint64_t live_bytes, live_count;
 	uint64_t allocs, bytes_allocated;
-	uint64_t changed;                  /* event serial of the last change */
 	uint64_t stamp;                    /* the history's stamp when last synced */
-	uint64_t peak_bytes, peak_count;   /* at the global peak */
-};
-
-/* What a site's timeline and temporary allocations touch while the trace
- * is read, the sites' side by side (struct lk_history's `warm`): not the
- * lines of the sites' records, one a site at each sample's time. Moved
- * into the sites at the end. */
-struct lk_hist_warm {
-	struct lk_series_buf series;
+	uint64_t peak_bytes, peak_count;   /* at the global peak (once settled) */
 	uint64_t temporaries;
 };
 
@@ -143,7 +135,9 @@ struct lk_history {
 	char *program;             /* command line, arguments separated by spaces */
 	struct lk_hist_site *sites;    /* index = stack id */
 	struct lk_hist_hot *hot;       /* the same, while reading (64-byte aligned) */
-	struct lk_hist_warm *warm;     /* the same, while reading */
+	struct lk_series_buf *series;  /* the sites' timelines, while reading (side
+				    * by side: a sample's time touches each of
+				    * them, not each site's record) */
 	size_t n_sites;
 	uint8_t **stack_chunks;    /* the coded stacks of each STACKS chunk */
 	size_t n_stack_chunks;
@@ -162,8 +156,10 @@ struct lk_history {
 	struct lk_hist_size_class sizes[LK_HIST_SIZE_CLASSES];
 	uint64_t t_end;            /* time of the last record read */
 	uint64_t live_bytes;       /* of the blocks live now */
-	uint64_t peak_bytes, peak_t, peak_serial;   /* peak_serial: events up to the peak */
-	uint64_t stamp_last, stamp_serial;  /* the sites' sync stamp, events before it changed */
+	uint64_t peak_bytes, peak_t;
+	uint64_t *peak_log;        /* the sites' changes since the peak, while */
+	size_t peak_log_n, peak_log_cap;
+	int peak_logging;          /* not settled (peak_settle) */
 	int sizes_live_done;       /* the size classes' live blocks are counted */
 	uint64_t rss_peak, rss_peak_t, rss_now, n_samples_rss;
 	uint64_t final_bytes, final_count;

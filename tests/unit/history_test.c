@@ -10,7 +10,9 @@
  * damaged one (a flipped byte; a block freed twice) and an unknown point
  * name. The random trace also with times that cross 2^32 ticks many times.
  * And a trace written uncompressed whose stacks come in two chunks: the
- * leaks' times read again from an events chunk larger than any after it.
+ * leaks' times read again from an events chunk larger than any after it;
+ * the sites' values at the peak when more changes follow it than the
+ * peak's log holds, and when a block of 2 GiB or more changes after it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -375,6 +377,46 @@ static void test_stacks_later(const char *path)
 		lk_history_release(&h);
 }
 
+/* The peak's trace: site 1 keeps 10 x 100 B, site 2 gets 5,000 B (the
+ * peak, 6,000 B), frees it; then `churn` pairs of site 3's 10 B allocated
+ * and freed (more changes than the peak's log holds when large); with
+ * `huge`, a block of 3 GiB at site 1 (the peak), freed, and 10 B at site
+ * 2. The sites' bytes and blocks at the peak against the expected ones. */
+static void test_peak(const char *path, int churn, int huge)
+{
+	struct lk_trace_writer *w = gen_open(path, 0);
+	gen_stack(w, 1, 1, "keep", NULL);
+	gen_stack(w, 2, 2, "burst", NULL);
+	gen_stack(w, 3, 3, "churn", NULL);
+	uint64_t t = 100;
+	for (int i = 0; i < 10; i++)
+		lk_trace_write_alloc(w, t++, 1, 0x10000 + 0x100ull * i, 100, 1);
+	lk_trace_write_alloc(w, t++, 1, 0x20000, 5000, 2);
+	lk_trace_write_free(w, t++, 1, 0x20000);
+	for (int i = 0; i < churn; i++) {
+		lk_trace_write_alloc(w, t++, 1, 0x30000, 10, 3);
+		lk_trace_write_free(w, t++, 1, 0x30000);
+	}
+	if (huge) {
+		lk_trace_write_alloc(w, t++, 1, 0x40000000, 3ull << 30, 1);
+		lk_trace_write_free(w, t++, 1, 0x40000000);
+		lk_trace_write_alloc(w, t++, 1, 0x20000, 10, 2);
+	}
+	gen_check(lk_trace_writer_close(w), "close");
+	struct lk_hist_options opt = {.from.kind = LK_POINT_START, .to.kind = LK_POINT_END};
+	struct lk_history h;
+	int rc = read_trace(path, &opt, &h);
+	uint64_t want[4][2] = {{0, 0}, {huge ? 1000 + (3ull << 30) : 1000, huge ? 11 : 10},
+			       {huge ? 0 : 5000, huge ? 0 : 1}, {0, 0}};
+	int good = rc == 0 && h.n_sites > 3 && h.peak_bytes == want[1][0] + want[2][0];
+	for (int k = 1; good && k <= 3; k++)
+		good = h.sites[k].peak_bytes == want[k][0] && h.sites[k].peak_count == want[k][1];
+	ok(good, "the sites at the peak, %d changes after it%s", 2 * churn,
+	   huge ? ", then a peak of 3 GiB freed" : "");
+	if (rc == 0)
+		lk_history_release(&h);
+}
+
 /* A trace cut inside its second chunk: reported up to the first, with a
  * warning; a flipped byte: LK_EFORMAT. */
 static void test_damage(const char *path, const char *cut)
@@ -447,6 +489,9 @@ int main(void)
 	through_pipe = 0;
 	test_growth(p2);
 	test_stacks_later(p2);
+	test_peak(p2, 10, 0);
+	test_peak(p2, 20000, 0);
+	test_peak(p2, 20000, 1);
 	test_damage(p3, p4);
 	unlink(p1);
 	unlink(p2);
