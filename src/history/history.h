@@ -157,7 +157,7 @@ struct lk_history {
 	uint64_t t_end;            /* time of the last record read */
 	uint64_t live_bytes;       /* of the blocks live now */
 	uint64_t peak_bytes, peak_t;
-	uint64_t *peak_log;        /* the sites' changes since the peak, while */
+	uint64_t *peak_log;        /* the sites' changes since the last peak */
 	size_t peak_log_n, peak_log_cap;
 	int peak_logging;          /* not settled (peak_settle) */
 	int sizes_live_done;       /* the size classes' live blocks are counted */
