@@ -107,7 +107,8 @@ static inline uint64_t stamp_of(const struct lk_history *h)
 	return (uint64_t)h->win_marks << 32 | (uint64_t)h->sampler.gen << 16 | h->sampler.due;
 }
 
-/* Site i's timeline and marker sums brought up to the stamp. */
+/* Site i's timeline and marker sums brought up to the stamp (the slow
+ * path of site_catch_up). */
 static int site_sync(struct lk_history *h, size_t i, uint64_t stamp)
 {
 	struct lk_hist_site *s = &h->sites[i];
@@ -118,6 +119,11 @@ static int site_sync(struct lk_history *h, size_t i, uint64_t stamp)
 	return lk_series_catch_up(&h->sampler, &h->series[i], (double)hs->live_bytes);
 }
 
+HOT int site_catch_up(struct lk_history *h, size_t i, uint64_t stamp)
+{
+	return h->hot[i].stamp == stamp ? 0 : site_sync(h, i, stamp);
+}
+
 /* ---- the peak ---------------------------------------------------------- */
 
 /* A peak log entry: the site above bit 32, bit 31 set for an allocation
@@ -125,16 +131,16 @@ static int site_sync(struct lk_history *h, size_t i, uint64_t stamp)
  * (below 2^31) under it. */
 #define PEAK_LOG_ALLOC (1ull << 31)
 
-/* The sites' values at the last peak, from their values now less the
- * changes logged since (h->peak_logging); the log is emptied and stays so
- * until the next peak. */
-static void peak_settle(struct lk_history *h)
+/* The sites' values at the last peak, from their values now less the n
+ * changes logged since; the log is emptied and stays so until the next
+ * peak. */
+static void peak_settle(struct lk_history *h, size_t n)
 {
 	for (size_t i = 0; i < h->n_sites; i++) {
 		h->hot[i].peak_bytes = h->hot[i].live_bytes;
 		h->hot[i].peak_count = h->hot[i].live_count;
 	}
-	for (size_t k = 0; k < h->peak_log_n; k++) {
+	for (size_t k = 0; k < n; k++) {
 		uint64_t e = h->peak_log[k], size = e & (PEAK_LOG_ALLOC - 1);
 		struct lk_hist_hot *hs = &h->hot[e >> 32];
 		if (e & PEAK_LOG_ALLOC) {
@@ -499,17 +505,14 @@ HOT int site_touch(struct lk_history *h, uint32_t site, struct hot *x, uint64_t 
 {
 	if (x->log_n != NOT_LOGGING) {
 		if (__builtin_expect(x->log_n == h->peak_log_cap || size >= PEAK_LOG_ALLOC, 0)) {
-			h->peak_logging = 1;
-			h->peak_log_n = x->log_n;
-			peak_settle(h);
+			peak_settle(h, x->log_n);
 			x->log_n = NOT_LOGGING;
 		} else {
 			h->peak_log[x->log_n++] =
 				(uint64_t)site << 32 | (alloc ? PEAK_LOG_ALLOC : 0) | size;
 		}
 	}
-	const struct lk_hist_hot *hs = &h->hot[site];
-	return hs->stamp == x->stamp ? 0 : site_sync(h, site, x->stamp);
+	return site_catch_up(h, site, x->stamp);
 }
 
 HOT int event_begin(struct lk_history *h, struct hot *x, uint64_t t)
@@ -547,12 +550,9 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint64_t *last
 	}
 	if (site != LK_HBLOCK_NO_SITE) {
 		struct lk_hist_hot *hs = &h->hot[site];
-		if (peak) {
-			if (hs->stamp != x->stamp && (rc = site_sync(h, site, x->stamp)))
-				return rc;
-		} else if ((rc = site_touch(h, site, x, size, 1))) {
+		/* (at a new peak, nothing to log) */
+		if ((rc = peak ? site_catch_up(h, site, x->stamp) : site_touch(h, site, x, size, 1)))
 			return rc;
-		}
 		hs->allocs++;
 		hs->bytes_allocated += size;
 		hs->live_bytes += size;
@@ -868,14 +868,14 @@ static int finish(struct lk_history *h)
 		lk_hblocks_foreach(&h->blocks, b)
 			size_class_live(h, &b);
 	if (h->peak_logging)
-		peak_settle(h);
+		peak_settle(h, h->peak_log_n);
 	uint64_t stamp = stamp_of(h);
 	for (size_t i = 0; i < h->n_sites; i++) {
 		struct lk_hist_site *s = &h->sites[i];
 		const struct lk_hist_hot *hs = &h->hot[i];
 		if (!hs->allocs)
 			continue;
-		if (hs->stamp != stamp && (rc = site_sync(h, i, stamp)))
+		if ((rc = site_catch_up(h, i, stamp)))
 			return rc;
 		s->live_bytes = hs->live_bytes;
 		s->live_count = hs->live_count;
