@@ -129,6 +129,7 @@ static int refold_sorted(struct lk_census *c)
 		if (s->last != 0)
 			c->active[c->n_active++] = k;
 	}
+	c->kept_unknown = 1;
 	for (size_t i = 0; i < ns; i++)
 		lk_census_sums_add(&c->sums, c->slots[i].t);
 	c->unsorted = 0;
@@ -168,6 +169,18 @@ static int next_slot(struct lk_census *c, size_t *slot, double *t)
 	return 0;
 }
 
+/* The bands of the census before that the open one left out are 0 at t.
+ * A pass over all of that census's bands: skipped when none was left out. */
+static void drop_left_out(struct lk_census *c, double t)
+{
+	size_t this = c->sums.n + 1;
+	for (size_t i = 0; i < c->n_active; i++) {
+		struct lk_census_band *cb = &c->bands[c->active[i]];
+		if (cb->census != this)
+			lk_band_sums_add(&cb->sums, &c->sums, t, 0);
+	}
+}
+
 int lk_census_end(struct lk_census *c)
 {
 	size_t s;
@@ -180,17 +193,13 @@ int lk_census_end(struct lk_census *c)
 	struct lk_census_slot *sl = &c->slots[s];
 	if (c->n_touched && widen(sl, c->n_bands))
 		return -ENOMEM;
-	size_t this = c->sums.n + 1;
 	for (size_t i = 0; i < c->n_touched; i++) {
 		struct lk_census_band *cb = &c->bands[c->touched[i]];
 		lk_band_sums_add(&cb->sums, &c->sums, t, cb->cur);
 		sl->v[c->touched[i]] += cb->cur;
 	}
-	for (size_t i = 0; i < c->n_active; i++) {
-		struct lk_census_band *cb = &c->bands[c->active[i]];
-		if (cb->census != this)
-			lk_band_sums_add(&cb->sums, &c->sums, t, 0);
-	}
+	if (c->kept_unknown || c->n_kept < c->n_active)
+		drop_left_out(c, t);
 	lk_census_sums_add(&c->sums, t);
 	sl->t += t;
 	sl->n += 1;
@@ -200,6 +209,8 @@ int lk_census_end(struct lk_census *c)
 	c->n_active = c->n_touched;
 	c->touched = swap, c->cap_touched = cap;
 	c->n_touched = 0;
+	c->n_kept = 0;
+	c->kept_unknown = 0;
 	c->open = 0;
 	return 0;
 }
@@ -231,6 +242,7 @@ int lk_census_add(struct lk_census *c, size_t band, double bytes)
 	if (reserve(&c->touched, &c->cap_touched, c->n_touched + 1, sizeof(*c->touched)))
 		return -ENOMEM;
 	c->touched[c->n_touched++] = band;
+	c->n_kept += this > 1 && cb->census == this - 1;
 	cb->census = this;
 	cb->cur = bytes;
 	return 0;

@@ -37,7 +37,9 @@ struct lk_census {
 	struct lk_census_band *bands;
 	size_t n_bands, cap_bands;
 	size_t *touched, n_touched, cap_touched;  /* bands of the open census */
-	size_t *active, n_active, cap_active;     /* bands not 0 at the last one */
+	size_t *active, n_active, cap_active;     /* bands of the last one */
+	size_t n_kept;       /* bands of the open census also in `active` */
+	int kept_unknown;    /* active was rebuilt (refold): n_kept does not tell */
 	int unsorted;                 /* a census before the one before it */
 	int backwards;                /* ... after a merge: drawn at the time of the
 				       * census before (GHC writes them in order) */

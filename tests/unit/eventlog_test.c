@@ -16,6 +16,7 @@
 
 #include "analyze/timeline_diff.h"
 #include "common/error.h"
+#include "eventlog/census.h"
 #include "eventlog/profile.h"
 #include "eventlog/reader.h"
 #include "report/timeline_report.h"
@@ -454,11 +455,14 @@ static int stats_near(const struct lk_band_stats *a, const struct lk_band_stats 
 
 /* 3000 censuses (the 11th written before the 10th): a band keeps at most
  * LK_PROFILE_SAMPLES_MAX points, means of 4 censuses here, while its
- * statistics are those of all 3000 values. Read from a real file (mapped). */
+ * statistics are those of all 3000 values. Read from a real file (mapped).
+ * LEFT ends at the census before the one whose end puts the first 1024 in
+ * time order, and ZERO, 0 there, is in both: LEFT drops to 0 there
+ * although that census has as many bands of the one before. */
 static void test_long_run(void)
 {
-	enum { N = 3000 };
-	static double t[N], grow[N], blip[N], late[N];
+	enum { N = 3000, SORTED = LK_PROFILE_SAMPLES_MAX };
+	static double t[N], grow[N], blip[N], late[N], left[N];
 	struct elw w = {0};
 	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
 	size_t g = elw_block(&w, 0, 0xFFFF);
@@ -470,7 +474,12 @@ static void test_long_run(void)
 		grow[i] = 1000.0 * i;
 		blip[i] = i == 1500 ? 1e6 : 0;
 		late[i] = i >= 2000 ? 500 : 0;
+		left[i] = i < SORTED ? 700 : 0;
 		elw_sample_begin(&w, ns);
+		if (i < SORTED)
+			elw_sample_string(&w, ns, "LEFT", 700);
+		if (i == SORTED - 1 || i == SORTED)
+			elw_sample_string(&w, ns, "ZERO", 0);
 		if (i >= 2000)
 			elw_sample_string(&w, ns, "LATE", 500);
 		elw_sample_string(&w, ns, "GROW", (uint64_t)grow[i]);
@@ -504,12 +513,15 @@ static void test_long_run(void)
 			bl->values[k] == (k >= 500 ? 500 : 0);
 	}
 	ok(means, "long run: each point is the mean of its 4 censuses, in time order");
-	struct lk_band_stats eg, eb, el;
+	struct lk_band_stats eg, eb, el, ef;
 	lk_band_stats_compute(t, grow, N, &eg);
 	lk_band_stats_compute(t, blip, N, &eb);
 	lk_band_stats_compute(t, late, N, &el);
+	lk_band_stats_compute(t, left, N, &ef);
+	const struct lk_band *bf = band(&tl, "LEFT");
 	ok(means && stats_near(&bg->stats, &eg) && stats_near(&bb->stats, &eb) &&
-	   stats_near(&bl->stats, &el) && bb->stats.peak == 1e6,
+	   stats_near(&bl->stats, &el) && bb->stats.peak == 1e6 && bf &&
+	   stats_near(&bf->stats, &ef),
 	   "long run: statistics over all censuses (GROW slope %g, expected %g)",
 	   bg ? bg->stats.slope : 0, eg.slope);
 	lk_timeline_release(&tl);
