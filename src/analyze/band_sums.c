@@ -17,27 +17,12 @@ static void flush(long double total[LK_BS_N], const double part[LK_BS_N])
 		total[i] += part[i];
 }
 
-void lk_band_sums_add(struct lk_band_sums *s, const struct lk_census_sums *c,
-		      double t, double v)
+void lk_band_sums_flush(struct lk_band_sums *s)
 {
-	if (c->n > 0) {
-		double dt = t - c->t_prev, a = s->last;
-		s->part[LK_BS_AREA2] += dt * (a + v);
-		s->part[LK_BS_SQ3] += dt * (a * a + a * v + v * v);
-	}
-	double tr = c->n > 0 ? t - c->t0 : 0;
-	s->part[LK_BS_SV] += v;
-	s->part[LK_BS_STV] += tr * v;
-	s->part[LK_BS_SVV] += v * v;
-	if (v > s->peak)
-		s->peak = v;
-	s->last = v;
-	if (++s->pending == LK_BAND_SUMS_BLOCK) {
-		flush(s->total, s->part);
-		for (int i = 0; i < LK_BS_N; i++)
-			s->part[i] = 0;
-		s->pending = 0;
-	}
+	flush(s->total, s->part);
+	for (int i = 0; i < LK_BS_N; i++)
+		s->part[i] = 0;
+	s->pending = 0;
 }
 
 void lk_census_sums_add(struct lk_census_sums *c, double t)

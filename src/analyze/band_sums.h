@@ -44,9 +44,29 @@ struct lk_band_sums {
 	long double total[LK_BS_N];
 };
 
-/* The band's value v at the census at time t (not yet added to c). */
-void lk_band_sums_add(struct lk_band_sums *s, const struct lk_census_sums *c,
-		      double t, double v);
+/* Moves the part into the total (every LK_BAND_SUMS_BLOCK censuses). */
+void lk_band_sums_flush(struct lk_band_sums *s);
+
+/* The band's value v at the census at time t (not yet added to c).
+ * Inline: a census's end calls it for each of its bands. */
+static inline void lk_band_sums_add(struct lk_band_sums *s, const struct lk_census_sums *c,
+				    double t, double v)
+{
+	if (c->n > 0) {
+		double dt = t - c->t_prev, a = s->last;
+		s->part[LK_BS_AREA2] += dt * (a + v);
+		s->part[LK_BS_SQ3] += dt * (a * a + a * v + v * v);
+	}
+	double tr = c->n > 0 ? t - c->t0 : 0;
+	s->part[LK_BS_SV] += v;
+	s->part[LK_BS_STV] += tr * v;
+	s->part[LK_BS_SVV] += v * v;
+	if (v > s->peak)
+		s->peak = v;
+	s->last = v;
+	if (++s->pending == LK_BAND_SUMS_BLOCK)
+		lk_band_sums_flush(s);
+}
 
 /* The census at time t, after its bands; t must not be before c->t_prev. */
 void lk_census_sums_add(struct lk_census_sums *c, double t);

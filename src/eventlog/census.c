@@ -20,11 +20,6 @@ struct lk_census_slot {
 	size_t w;
 };
 
-struct lk_census_band {
-	size_t census;    /* 1 + the census whose value `cur` is; 0 none */
-	double cur;       /* bytes at that census, summed over its samples */
-	struct lk_band_sums sums;
-};
 
 /* *v (of *cap elements of size elem) holds at least need. */
 static int reserve(void *v, size_t *cap, size_t need, size_t elem)
@@ -225,7 +220,7 @@ int lk_census_begin(struct lk_census *c, double t)
 	return 0;
 }
 
-int lk_census_add(struct lk_census *c, size_t band, double bytes)
+int lk_census_make_room(struct lk_census *c, size_t band)
 {
 	if (band >= c->n_bands) {
 		if (reserve(&c->bands, &c->cap_bands, band + 1, sizeof(*c->bands)))
@@ -233,19 +228,7 @@ int lk_census_add(struct lk_census *c, size_t band, double bytes)
 		memset(c->bands + c->n_bands, 0, (band + 1 - c->n_bands) * sizeof(*c->bands));
 		c->n_bands = band + 1;
 	}
-	struct lk_census_band *cb = &c->bands[band];
-	size_t this = c->sums.n + 1;
-	if (cb->census == this) {
-		cb->cur += bytes;
-		return 0;
-	}
-	if (reserve(&c->touched, &c->cap_touched, c->n_touched + 1, sizeof(*c->touched)))
-		return -ENOMEM;
-	c->touched[c->n_touched++] = band;
-	c->n_kept += this > 1 && cb->census == this - 1;
-	cb->census = this;
-	cb->cur = bytes;
-	return 0;
+	return reserve(&c->touched, &c->cap_touched, c->n_touched + 1, sizeof(*c->touched));
 }
 
 int lk_census_finish(struct lk_census *c)

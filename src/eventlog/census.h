@@ -17,6 +17,7 @@
 #ifndef LK_EVENTLOG_CENSUS_H
 #define LK_EVENTLOG_CENSUS_H
 
+#include <errno.h>
 #include <stddef.h>
 
 #include "analyze/band_sums.h"
@@ -26,7 +27,12 @@
 #endif
 
 struct lk_census_slot;
-struct lk_census_band;
+
+struct lk_census_band {
+	size_t census;    /* 1 + the census whose value `cur` is; 0 none */
+	double cur;       /* bytes at that census, summed over its samples */
+	struct lk_band_sums sums;
+};
 
 struct lk_census {
 	int open;                     /* a census is being filled */
@@ -48,9 +54,29 @@ struct lk_census {
 
 /* A census at t seconds (the open one, if any, ends). 0 or -ENOMEM. */
 int lk_census_begin(struct lk_census *c, double t);
+/* Room for band and for one more band of the open census (lk_census_add's
+ * slow path). 0 or -ENOMEM. */
+int lk_census_make_room(struct lk_census *c, size_t band);
+
 /* bytes of band at the open census (c->open: the caller begins one for a
- * sample outside any). 0 or -ENOMEM. */
-int lk_census_add(struct lk_census *c, size_t band, double bytes);
+ * sample outside any). 0 or -ENOMEM. Inline: once a sample. */
+static inline int lk_census_add(struct lk_census *c, size_t band, double bytes)
+{
+	if ((band >= c->n_bands || c->n_touched == c->cap_touched) &&
+	    lk_census_make_room(c, band))
+		return -ENOMEM;
+	struct lk_census_band *cb = &c->bands[band];
+	size_t this = c->sums.n + 1;
+	if (cb->census == this) {
+		cb->cur += bytes;
+		return 0;
+	}
+	c->touched[c->n_touched++] = band;
+	c->n_kept += this > 1 && cb->census == this - 1;
+	cb->census = this;
+	cb->cur = bytes;
+	return 0;
+}
 /* The open census, if any, is complete. 0 or -ENOMEM. */
 int lk_census_end(struct lk_census *c);
 /* No more censuses: the points in time order. 0 or -ENOMEM. */

@@ -206,6 +206,31 @@ void lk_json_numbers(FILE *out, const double *v, size_t n)
 	fwrite(buf, 1, k, out);
 }
 
+void lk_json_number_fields(FILE *out, const char *const *keys, const double *v, size_t n)
+{
+	enum { KEY_MAX = 32 };
+	char buf[1024];
+	size_t k = 0;
+	buf[k++] = '{';
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strnlen(keys[i], KEY_MAX);
+		if (k > sizeof(buf) - NUMBER_MAX - KEY_MAX - 5) {
+			fwrite(buf, 1, k, out);
+			k = 0;
+		}
+		if (i)
+			buf[k++] = ',';
+		buf[k++] = '"';
+		memcpy(buf + k, keys[i], len);
+		k += len;
+		buf[k++] = '"';
+		buf[k++] = ':';
+		k += format_number(buf + k, v[i]);
+	}
+	buf[k++] = '}';
+	fwrite(buf, 1, k, out);
+}
+
 void lk_json_frames(FILE *out, const struct lk_frame_text *f, size_t n)
 {
 	putc('[', out);

@@ -17,6 +17,9 @@ void lk_json_string(FILE *out, const char *s);
 void lk_json_number(FILE *out, double v);
 /* Write n doubles as an array, formatted in one buffer. */
 void lk_json_numbers(FILE *out, const double *v, size_t n);
+/* Write {"key":value,...} of n doubles, formatted in one buffer; the keys
+ * are plain ASCII of at most 32 bytes, written as they are. */
+void lk_json_number_fields(FILE *out, const char *const *keys, const double *v, size_t n);
 
 struct lk_frame_text;
 /* A stack as an array of frame objects (docs/json-leaks.md): function,

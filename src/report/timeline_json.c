@@ -11,21 +11,11 @@
 
 static void stats(FILE *out, const struct lk_band_stats *s)
 {
-	fputs("{\"integrated\":", out);
-	lk_json_number(out, s->integrated);
-	fputs(",\"peak\":", out);
-	lk_json_number(out, s->peak);
-	fputs(",\"mean\":", out);
-	lk_json_number(out, s->mean);
-	fputs(",\"stddev\":", out);
-	lk_json_number(out, s->stddev);
-	fputs(",\"intercept\":", out);
-	lk_json_number(out, s->intercept);
-	fputs(",\"slope\":", out);
-	lk_json_number(out, s->slope);
-	fputs(",\"fit\":", out);
-	lk_json_number(out, s->fit);
-	putc('}', out);
+	static const char *const keys[] = {"integrated", "peak", "mean", "stddev",
+					   "intercept", "slope", "fit"};
+	const double v[] = {s->integrated, s->peak, s->mean, s->stddev,
+			    s->intercept, s->slope, s->fit};
+	lk_json_number_fields(out, keys, v, sizeof(v) / sizeof(v[0]));
 }
 
 static void band(FILE *out, const struct lk_timeline *tl, size_t k)

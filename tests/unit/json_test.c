@@ -64,5 +64,25 @@ int main(void)
 			printf("# %.17g written as %s\n", v, t);
 	}
 	ok(same, "100000 numbers read back as the same double");
+
+	/* an object of numbers: longest keys, each number as alone, one
+	 * buffer flushed on the way (60 fields) */
+	char key[33], want[8192], got[8192];
+	memset(key, 'k', 32);
+	key[32] = 0;
+	const char *keys[60];
+	double vals[60];
+	size_t w = (size_t)snprintf(want, sizeof(want), "{");
+	for (int i = 0; i < 60; i++) {
+		keys[i] = i % 2 ? key : "peak";
+		vals[i] = i == 7 ? 0.0 / 0.0 : i * -1234.567e10 / 3;
+		w += (size_t)snprintf(want + w, sizeof(want) - w, "%s\"%s\":%s", i ? "," : "",
+				      keys[i], number_text(vals[i]));
+	}
+	snprintf(want + w, sizeof(want) - w, "}");
+	FILE *f = fmemopen(got, sizeof(got), "w");
+	lk_json_number_fields(f, keys, vals, 60);
+	fclose(f);
+	ok(strcmp(got, want) == 0, "number fields as the numbers alone (got %.60s...)", got);
 	return tap_done();
 }
