@@ -626,15 +626,15 @@ static void test_hi_diff(void)
 	free(wa.b);
 }
 
-/* Markers of every text length from 0 to 1499 bytes in a row, 5 times:
- * about 5.7 MB, so events lie across the edges of the 2 MiB mapped
- * windows. */
+/* Markers of every text length from 0 to 1499 bytes in a row, 12 times:
+ * about 13.7 MB, so events lie across the edges of the 2 MiB spans of the
+ * mapped window, which moves six times. */
 static void write_markers(struct elw *w)
 {
 	static char text[1500];
 	memset(text, 'm', sizeof(text));
 	elw_header(w, elw_ghc_decls, ELW_NDECLS);
-	for (int round = 0; round < 5; round++)
+	for (int round = 0; round < 12; round++)
 		for (size_t n = 0; n < sizeof(text); n++) {
 			text[n] = 0;
 			elw_text(w, 58, (uint64_t)round * S + n, text);
@@ -683,7 +683,7 @@ static void test_mapped(void)
 	int rc_mem, rc_file;
 	uint64_t sum_mem = read_all(mem, &n_mem, &rc_mem, 0, 0);
 	uint64_t sum_file = read_all(file, &n_file, &rc_file, 0, 0);
-	ok(rc_mem == 0 && rc_file == 0 && n_mem == 7500 && n_file == n_mem && sum_file == sum_mem,
+	ok(rc_mem == 0 && rc_file == 0 && n_mem == 18000 && n_file == n_mem && sum_file == sum_mem,
 	   "mapped windows: the same %llu events as read(2) on a %zu-byte file",
 	   (unsigned long long)n_file, w.n);
 
