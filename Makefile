@@ -105,10 +105,9 @@ $(B)/obj/%.o: %.c $(PGO_STAMP)
 $(B)/obj/src/history/history.o: CORE_CFLAGS += -fno-tree-slp-vectorize
 
 # The eventlog's objects take part in link-time optimisation (GCC builds
-# without sanitizers): the reader's next event, the census and the band
-# sums are inlined into the profile's loop, 0.5 ms of a 100 MB eventlog's
-# 13 ms (docs/performance.md). Not the other objects: the reports ran
-# 3-6% slower with all of them.
+# without sanitizers): the reader's next event is inlined into the
+# profile's loop, 0.3 ms of a 100 MB eventlog's 13 ms (docs/performance.md).
+# Not the other objects: the reports ran 3-6% slower with all of them.
 ifeq ($(SAN)$(IS_GCC),01)
 LTO_OBJ = $(addprefix $(B)/obj/src/,eventlog/reader.o eventlog/profile.o eventlog/census.o \
 	  analyze/band_sums.o)

@@ -247,23 +247,64 @@ double lk_census_time(const struct lk_census *c, size_t point)
 	return c->slots[point].t / c->slots[point].n;
 }
 
-void lk_census_values(const struct lk_census *c, double *const *out, size_t n_bands)
+/* out[k][i] = the mean value of band k at point i, for k0 <= k < k1
+ * (filled row by row, BLOCK bands at a time: their points stay in cache). */
+static void copy_values(const struct lk_census *c, double *const *out, size_t k0, size_t k1)
 {
-	enum { BLOCK = 64 };  /* bands at a time: their points stay in cache */
-	for (size_t k0 = 0; k0 < n_bands; k0 += BLOCK) {
-		size_t k1 = n_bands - k0 < BLOCK ? n_bands : k0 + BLOCK;
+	enum { BLOCK = 64 };
+	for (size_t b0 = k0; b0 < k1; b0 += BLOCK) {
+		size_t b1 = k1 - b0 < BLOCK ? k1 : b0 + BLOCK;
 		for (size_t i = 0; i < c->n_slots; i++) {
 			const struct lk_census_slot *sl = &c->slots[i];
-			size_t k = k0, kw = sl->w < k1 ? sl->w : k1;
+			size_t k = b0, kw = sl->w < b1 ? sl->w : b1;
 			if (sl->n == 1)  /* a point of one census: no division */
 				for (; k < kw; k++)
 					out[k][i] = sl->v[k];
 			for (; k < kw; k++)
 				out[k][i] = sl->v[k] / sl->n;
-			for (; k < k1; k++)
+			for (; k < b1; k++)
 				out[k][i] = 0;
 		}
 	}
+}
+
+/* Give back the slot's values of bands w and up (copied out). */
+static void narrow(struct lk_census_slot *sl, size_t w)
+{
+	if (sl->w <= w)
+		return;
+	if (w == 0) {
+		free(sl->v);
+		sl->v = NULL;
+	} else {
+		double *v = realloc(sl->v, w * sizeof(double));
+		if (v)
+			sl->v = v;
+	}
+	sl->w = w;
+}
+
+int lk_census_take_values(struct lk_census *c, double **out, size_t n_bands)
+{
+	enum { PARTS = 8 };
+	size_t part = (n_bands + PARTS - 1) / PARTS, ns = c->n_slots ? c->n_slots : 1;
+	for (size_t hi = n_bands; hi > 0;) {
+		size_t lo = hi > part ? hi - part : 0;
+		for (size_t k = lo; k < hi; k++) {
+			if (!(out[k] = malloc(ns * sizeof(double)))) {
+				for (size_t j = lo; j < n_bands; j++) {
+					free(out[j]);
+					out[j] = NULL;
+				}
+				return -ENOMEM;
+			}
+		}
+		copy_values(c, out, lo, hi);
+		for (size_t i = 0; i < c->n_slots; i++)
+			narrow(&c->slots[i], lo);
+		hi = lo;
+	}
+	return 0;
 }
 
 void lk_census_stats(const struct lk_census *c, size_t band, struct lk_band_stats *out)

@@ -85,9 +85,13 @@ int lk_census_finish(struct lk_census *c);
 size_t lk_census_count(const struct lk_census *c);   /* censuses read */
 size_t lk_census_points(const struct lk_census *c);  /* drawn points */
 double lk_census_time(const struct lk_census *c, size_t point);
-/* out[k][i] = the mean value of band k at point i, for every band
- * k < n_bands and point i (filled row by row: the cache-friendly order). */
-void lk_census_values(const struct lk_census *c, double *const *out, size_t n_bands);
+/* out[k] = a new array (of lk_census_points() doubles) of the mean value
+ * of band k at each point, for every band k < n_bands. The points leave c
+ * as they are copied, a part of the bands at a time, so that the arrays
+ * are made in the memory they give back: c and the arrays never both hold
+ * them all (afterwards only the statistics, times and counts of c are
+ * read). 0, or -ENOMEM with every out[k] NULL. */
+int lk_census_take_values(struct lk_census *c, double **out, size_t n_bands);
 /* Statistics of band over every census. */
 void lk_census_stats(const struct lk_census *c, size_t band, struct lk_band_stats *out);
 

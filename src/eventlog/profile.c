@@ -861,27 +861,24 @@ static int finish(struct builder *b)
 	for (size_t i = 0; i < ns; i++)
 		tl->times[i] = lk_census_time(c, i);
 	tl->n_samples = ns;
-	double **values = malloc((b->n_bands ? b->n_bands : 1) * sizeof(*values));
-	if (!values)
-		return -ENOMEM;
 	for (size_t k = 0; k < b->n_bands; k++) {
 		struct bband *bb = &b->bands[k];
-		double *v = malloc((ns ? ns : 1) * sizeof(double));
 		char *label = strdup(bb->key);
-		if (!v || !label) {
-			free(v);
-			free(label);
-			free(values);
+		if (!label)
 			return -ENOMEM;
-		}
 		tl->bands[k].id = bb->key;
 		tl->bands[k].label = label;
-		tl->bands[k].values = values[k] = v;
 		lk_census_stats(c, k, &tl->bands[k].stats);
 		bb->key = NULL;
 		tl->n_bands++;
 	}
-	lk_census_values(c, values, b->n_bands);
+	double **values = malloc((b->n_bands ? b->n_bands : 1) * sizeof(*values));
+	if (!values || lk_census_take_values(c, values, b->n_bands)) {
+		free(values);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < b->n_bands; k++)
+		tl->bands[k].values = values[k];
 	free(values);
 
 	if (b->have_breakdown && b->breakdown == 8) {
