@@ -27,6 +27,12 @@
 #include "eventlog/reader.h"
 
 #define READ_BUF (256u * 1024u)
+/* How far ahead of an event the careful path asks for the file's bytes
+ * (a prefetch: harmless past the window). Samples of a census come one
+ * after another there, and the hardware prefetcher stops at each 4 KiB
+ * page: 100 MB with 5,000 bands 29.6 -> 28.3 ms (512 bytes: no gain;
+ * 4 and 8 KiB: less). */
+#define PREFETCH_AHEAD 2048u
 #define NAME_MAX_KEPT 255u
 
 #define TAG_HDRB 0x68647262u
@@ -406,6 +412,7 @@ static void skip_fast(struct lk_eventlog *r)
 static int read_event(struct lk_eventlog *r, struct lk_eventlog_event *ev)
 {
 	uint64_t at = offset_of(r);
+	__builtin_prefetch((const void *)((uintptr_t)(r->buf + r->pos) + PREFETCH_AHEAD));
 	if (r->block_end && at >= r->block_end) {
 		r->block_end = 0;
 		r->cap = LK_EVENTLOG_NOCAP;
