@@ -20,7 +20,6 @@ struct lk_census_slot {
 	size_t w;
 };
 
-
 /* *v (of *cap elements of size elem) holds at least need. */
 static int reserve(void *v, size_t *cap, size_t need, size_t elem)
 {
@@ -284,21 +283,27 @@ static void narrow(struct lk_census_slot *sl, size_t w)
 	sl->w = w;
 }
 
+/* The arrays made so far, [lo, k) and [hi, n_bands), freed; every out[]
+ * NULL. */
+static int take_failed(double **out, size_t lo, size_t k, size_t hi, size_t n_bands)
+{
+	for (size_t j = 0; j < n_bands; j++) {
+		if ((j >= lo && j < k) || j >= hi)
+			free(out[j]);
+		out[j] = NULL;
+	}
+	return -ENOMEM;
+}
+
 int lk_census_take_values(struct lk_census *c, double **out, size_t n_bands)
 {
 	enum { PARTS = 8 };
 	size_t part = (n_bands + PARTS - 1) / PARTS, ns = c->n_slots ? c->n_slots : 1;
 	for (size_t hi = n_bands; hi > 0;) {
 		size_t lo = hi > part ? hi - part : 0;
-		for (size_t k = lo; k < hi; k++) {
-			if (!(out[k] = malloc(ns * sizeof(double)))) {
-				for (size_t j = lo; j < n_bands; j++) {
-					free(out[j]);
-					out[j] = NULL;
-				}
-				return -ENOMEM;
-			}
-		}
+		for (size_t k = lo; k < hi; k++)
+			if (!(out[k] = malloc(ns * sizeof(double))))
+				return take_failed(out, lo, k, hi, n_bands);
 		copy_values(c, out, lo, hi);
 		for (size_t i = 0; i < c->n_slots; i++)
 			narrow(&c->slots[i], lo);

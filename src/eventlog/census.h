@@ -28,6 +28,7 @@
 
 struct lk_census_slot;
 
+/* A band: its latest census and its running sums. */
 struct lk_census_band {
 	size_t census;    /* 1 + the census whose value `cur` is; 0 none */
 	double cur;       /* bytes at that census, summed over its samples */

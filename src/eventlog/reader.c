@@ -27,6 +27,16 @@
 #include "eventlog/reader.h"
 
 #define READ_BUF (256u * 1024u)
+#define NAME_MAX_KEPT 255u
+
+#define TAG_HDRB 0x68647262u
+#define TAG_HETB 0x68657462u
+#define TAG_ETB  0x65746200u
+#define TAG_ETE  0x65746500u
+#define TAG_HETE 0x68657465u
+#define TAG_HDRE 0x68647265u
+#define TAG_DATB 0x64617462u
+
 /* How far ahead of the event at hand the file's bytes are asked for, by
  * both paths: the hardware prefetcher stops at each 4 KiB page, and the
  * reads are far apart in time (docs/performance.md: 100 MB 12.7 -> 11.2 ms
@@ -40,15 +50,6 @@ static inline void prefetch_ahead(const uint8_t *p)
 {
 	__builtin_prefetch((const void *)((uintptr_t)p + PREFETCH_AHEAD));
 }
-#define NAME_MAX_KEPT 255u
-
-#define TAG_HDRB 0x68647262u
-#define TAG_HETB 0x68657462u
-#define TAG_ETB  0x65746200u
-#define TAG_ETE  0x65746500u
-#define TAG_HETE 0x68657465u
-#define TAG_HDRE 0x68647265u
-#define TAG_DATB 0x64617462u
 
 struct type_name {
 	uint16_t id;
