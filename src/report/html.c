@@ -89,14 +89,17 @@ static void html_text(FILE *f, const char *str)
 	}
 }
 
-/* A JSON number: integers exactly, others to `digits` significant
- * digits, null for NaN and infinities (JSON has neither). */
+/* A JSON number: integers exactly (without printf: they are most of the
+ * charts' data), others to `digits` significant digits, null for NaN and
+ * infinities (JSON has neither). */
 static void json_num(FILE *f, double v, int digits)
 {
 	if (!isfinite(v))
 		fputs("null", f);
+	else if (v == 0)
+		fputs(signbit(v) ? "-0" : "0", f);
 	else if (v == floor(v) && fabs(v) < 1e15)
-		fprintf(f, "%.0f", v);
+		lk_json_number(f, v);
 	else
 		fprintf(f, "%.*g", digits, v);
 }
