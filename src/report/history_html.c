@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,47 +95,84 @@ static int series(struct lk_timeline *tl, const struct lk_history *h, const char
 	return 0;
 }
 
-static int bands(struct lk_timeline *tl, const struct lk_history *h)
+/* A site in the order of the charted bands (lk_timeline_sort: integrated
+ * size, peak, then the id "site N" as text). */
+struct pick {
+	double integrated, peak;
+	char id[12];    /* N of "site N" */
+	size_t site;
+};
+
+static int by_size(const void *pa, const void *pb)
+{
+	const struct pick *a = pa, *b = pb;
+	if (a->integrated != b->integrated)
+		return a->integrated > b->integrated ? -1 : 1;
+	if (a->peak != b->peak)
+		return a->peak > b->peak ? -1 : 1;
+	return strcmp(a->id, b->id);
+}
+
+/* The MAX_BANDS sites of largest integrated size, chosen from their cached
+ * statistics before any band is made: a trace of thousands of sites made
+ * each a timeline of a thousand values and a label, to keep 500. */
+static int top_sites(const struct lk_history *h, struct pick **out, size_t *n_out)
 {
 	size_t *idx, n;
 	int rc = lk_history_rank(h, LK_HIST_BY_BYTES, 0, &idx, &n);
 	if (rc)
 		return rc;
-	tl->bands = calloc(n ? n : 1, sizeof(*tl->bands));
-	if (!tl->bands) {
+	struct pick *p = malloc((n ? n : 1) * sizeof(*p));
+	if (!p) {
 		free(idx);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < n && rc == 0; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct lk_hist_site *s = &h->sites[idx[i]];
+		const struct lk_band_stats *st = lk_history_site_stats(h, s);
+		p[i] = (struct pick){st->integrated, st->peak, "", idx[i]};
+		snprintf(p[i].id, sizeof(p[i].id), "%" PRIu32, s->id);
+	}
+	free(idx);
+	if (n > MAX_BANDS) {
+		qsort(p, n, sizeof(*p), by_size);
+		n = MAX_BANDS;
+	}
+	*out = p;
+	*n_out = n;
+	return 0;
+}
+
+static int bands(struct lk_timeline *tl, const struct lk_history *h)
+{
+	struct pick *p;
+	size_t n;
+	int rc = top_sites(h, &p, &n);
+	if (rc)
+		return rc;
+	tl->bands = calloc(n ? n : 1, sizeof(*tl->bands));
+	if (!tl->bands) {
+		free(p);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct lk_hist_site *s = &h->sites[p[i].site];
 		struct lk_band *b = &tl->bands[tl->n_bands++];
 		if ((rc = lk_history_symbolize(h, s)))
 			break;
 		b->id = fmt("site %" PRIu32, s->id);
 		b->label = site_label(s);
-		b->values = lk_history_site_values(h, idx[i]);
+		b->values = lk_history_site_values(h, p[i].site);
+		b->stats = *lk_history_site_stats(h, s);
 		if (!b->id || !b->label || !b->values)
 			rc = -ENOMEM;
 		else
 			rc = copy_frames(b, s);
 	}
-	free(idx);
-	if (rc)
-		return rc;
-	lk_timeline_finish(tl);
-	while (tl->n_bands > MAX_BANDS) {   /* keep the largest by integrated size */
-		struct lk_band *b = &tl->bands[--tl->n_bands];
-		free(b->id);
-		free(b->label);
-		free(b->values);
-		for (size_t i = 0; i < b->n_frames; i++) {
-			free(b->frames[i].function);
-			free(b->frames[i].file);
-			free(b->frames[i].module);
-		}
-		free(b->frames);
-	}
-	return 0;
+	free(p);
+	if (rc == 0)
+		lk_timeline_sort(tl);
+	return rc;
 }
 
 static int markers(struct lk_timeline *tl, const struct lk_history *h)

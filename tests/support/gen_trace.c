@@ -8,8 +8,9 @@
  *   gen_trace growth OUT N   a server: N requests, a marker each, 1,024 B
  *                        leaked per request, temporaries and a bounded cache
  *   gen_trace big OUT N      N events of churn over 64 sites (benchmarks)
- *   gen_trace wide OUT N     N sites (leaf_K, called by main) leaking one
- *                        block of 100 B each, never freed
+ *   gen_trace wide OUT N [BIGGER]  N sites (leaf_K, called by main) leaking
+ *                        one block of 100 B each (100 K B with BIGGER 1),
+ *                        never freed, site K at 10 K microseconds
  *   gen_trace newer OUT      `basic` claiming the next format version
  *   gen_trace copy IN OUT    IN's records written again by this writer (a
  *                        trace of an older format version in the current one)
@@ -124,7 +125,7 @@ static void big(const char *out, long n)
 	gen_check(lk_trace_writer_close(w), "close");
 }
 
-static void wide(const char *out, long n)
+static void wide(const char *out, long n, int bigger)
 {
 	struct lk_trace_writer *w = gen_open(out, 0);
 	char fn[32];
@@ -137,7 +138,8 @@ static void wide(const char *out, long n)
 		gen_check(lk_trace_write_stack(w, k, frames, 3), "stack");
 	}
 	for (uint32_t k = 1; k <= n; k++)
-		lk_trace_write_alloc(w, 10u * k, 100, 0x10000000ull + 0x100ull * k, 100, k);
+		lk_trace_write_alloc(w, 10u * k, 100, 0x10000000ull + (bigger ? 0x100000ull : 0x100ull) * k,
+				     bigger ? 100ull * k : 100, k);
 	gen_check(lk_trace_writer_close(w), "close");
 }
 
@@ -201,8 +203,8 @@ int main(int argc, char **argv)
 		growth(argv[2], atol(argv[3]));
 	else if (argc == 4 && !strcmp(argv[1], "big"))
 		big(argv[2], atol(argv[3]));
-	else if (argc == 4 && !strcmp(argv[1], "wide"))
-		wide(argv[2], atol(argv[3]));
+	else if ((argc == 4 || argc == 5) && !strcmp(argv[1], "wide"))
+		wide(argv[2], atol(argv[3]), argc == 5 && atoi(argv[4]));
 	else if (argc == 3 && !strcmp(argv[1], "newer"))
 		newer(argv[2]);
 	else if (argc == 4 && !strcmp(argv[1], "copy"))
