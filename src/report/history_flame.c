@@ -70,7 +70,7 @@ static void values_json(FILE *f, const uint64_t *v)
 {
 	putc('[', f);
 	for (size_t k = 0; k < N_MEASURES; k++)
-		fprintf(f, "%s%" PRIu64, k ? "," : "", v[k]);
+		lk_json_uint(f, k ? ',' : 0, v[k]);
 	putc(']', f);
 }
 
@@ -99,7 +99,7 @@ static int stacks(FILE *f, const struct lk_history *h, const size_t *idx, size_t
 			int rc = lk_intern(t, &s->frames[j], frame_hash(&s->frames[j]), &k);
 			if (rc)
 				return rc;
-			fprintf(f, "%s%zu", j + 1 < s->n_frames ? "," : "", k);
+			lk_json_uint(f, j + 1 < s->n_frames ? ',' : 0, k);
 		}
 		fputs("]]", f);
 	}

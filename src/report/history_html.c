@@ -278,7 +278,9 @@ static int extra(FILE *f, void *arg)
 		const struct lk_hist_candidate *c = &h->candidates[i];
 		fputs(i ? ",[" : "[", f);
 		lk_json_number(f, lk_history_seconds(h, c->t));
-		fprintf(f, ",%" PRIu64 ",%" PRIu32 "]", c->size, rank[c->site]);
+		lk_json_uint(f, ',', c->size);
+		lk_json_uint(f, ',', rank[c->site]);
+		putc(']', f);
 	}
 	fputs("]}", f);
 	free(rank);

@@ -182,6 +182,16 @@ static inline __attribute__((always_inline)) size_t format_number(char *buf, dou
 	return n;
 }
 
+void lk_json_uint(FILE *out, char sep, uint64_t u)
+{
+	char buf[21];
+	size_t k = sep != 0;
+	buf[0] = sep;
+	int n = digit_count(u);
+	put_digits(buf + k, u, n);
+	fwrite(buf, 1, k + (size_t)n, out);
+}
+
 void lk_json_number(FILE *out, double v)
 {
 	char buf[NUMBER_MAX];

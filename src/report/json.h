@@ -15,6 +15,10 @@
 void lk_json_string(FILE *out, const char *s);
 /* Write a double; non-finite values are written as null. */
 void lk_json_number(FILE *out, double v);
+/* Write an unsigned integer in decimal after the character sep (none if
+ * 0), without printf and in one write (the arrays of a flame graph hold
+ * tens of thousands). */
+void lk_json_uint(FILE *out, char sep, uint64_t u);
 /* Write n doubles as an array, formatted in one buffer. */
 void lk_json_numbers(FILE *out, const double *v, size_t n);
 /* Write {"key":value,...} of n doubles, formatted in one buffer; the keys

@@ -2,6 +2,7 @@
  * json_test.c - lk_json_number: integers and nanosecond decimals written
  * as such, the rest in the shortest text (lk_dtoa, tested on its own in
  * dtoa_test.c); every number reads back (strtod) as the same double.
+ * lk_json_uint and lk_json_number_fields against printf.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -64,6 +65,25 @@ int main(void)
 			printf("# %.17g written as %s\n", v, t);
 	}
 	ok(same, "100000 numbers read back as the same double");
+
+	/* unsigned integers at every length's edges, with and without a
+	 * separator before them */
+	int uints = 1;
+	for (uint64_t p = 1, i = 0; i < 20 && uints; i++, p *= 10) {
+		const uint64_t near[] = {p - 1, p, p + 1, UINT64_MAX - p};
+		for (size_t j = 0; j < sizeof(near) / sizeof(near[0]) && uints; j++) {
+			char want[32], got[32];
+			snprintf(want, sizeof(want), "%s%llu", j % 2 ? "," : "",
+				 (unsigned long long)near[j]);
+			FILE *u = fmemopen(got, sizeof(got), "w");
+			lk_json_uint(u, j % 2 ? ',' : 0, near[j]);
+			fclose(u);
+			uints = strcmp(got, want) == 0;
+			if (!uints)
+				printf("# %s written as %s\n", want, got);
+		}
+	}
+	ok(uints, "unsigned integers of 1 to 20 digits, after a separator or not");
 
 	/* an object of numbers: longest keys, each number as alone, one
 	 * buffer flushed on the way (60 fields) */
