@@ -123,7 +123,7 @@ static int refold_sorted(struct lk_census *c)
 		if (s->last != 0)
 			c->active[c->n_active++] = k;
 	}
-	c->kept_unknown = 1;
+	c->n_kept = 0;   /* counted against the old `active`: the end does its pass */
 	for (size_t i = 0; i < ns; i++)
 		lk_census_sums_add(&c->sums, c->slots[i].t);
 	c->unsorted = 0;
@@ -192,7 +192,7 @@ int lk_census_end(struct lk_census *c)
 		lk_band_sums_add(&cb->sums, &c->sums, t, cb->cur);
 		sl->v[c->touched[i]] += cb->cur;
 	}
-	if (c->kept_unknown || c->n_kept < c->n_active)
+	if (c->n_kept < c->n_active)
 		drop_left_out(c, t);
 	lk_census_sums_add(&c->sums, t);
 	sl->t += t;
@@ -204,7 +204,6 @@ int lk_census_end(struct lk_census *c)
 	c->touched = swap, c->cap_touched = cap;
 	c->n_touched = 0;
 	c->n_kept = 0;
-	c->kept_unknown = 0;
 	c->open = 0;
 	return 0;
 }

@@ -46,7 +46,6 @@ struct lk_census {
 	size_t *touched, n_touched, cap_touched;  /* bands of the open census */
 	size_t *active, n_active, cap_active;     /* bands of the last one */
 	size_t n_kept;       /* bands of the open census also in `active` */
-	int kept_unknown;    /* active was rebuilt (refold): n_kept does not tell */
 	int unsorted;                 /* a census before the one before it */
 	int backwards;                /* ... after a merge: drawn at the time of the
 				       * census before (GHC writes them in order) */
