@@ -3,9 +3,10 @@
  *
  * A slot holds one row of values indexed by band, as wide as the number of
  * bands when it was last written (later bands are 0 there): a census
- * writes to one row, not to one array per band. A census only visits the
- * bands it mentions, and those of the census before (to close them at 0).
- * Pure computation: no I/O.
+ * writes to one row, not to one array per band. A census that mentions
+ * few of the bands only visits those and those of the census before (to
+ * close them at 0); one that mentions many is added in one pass over all
+ * (analyze/band_sums.h). Pure computation: no I/O.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -50,11 +51,6 @@ static int widen(struct lk_census_slot *sl, size_t w)
 	return 0;
 }
 
-static double slot_value(const struct lk_census_slot *sl, size_t band)
-{
-	return band < sl->w ? sl->v[band] : 0;
-}
-
 /* Slots full: merge neighbours, values and times alike. */
 static int merge_slots(struct lk_census *c)
 {
@@ -89,15 +85,41 @@ static int by_slot_time(const void *pa, const void *pb)
 	return (a->i > b->i) - (a->i < b->i);
 }
 
+/* The sums again from the slots' exact values, in time order (every slot
+ * holds one census); the active bands those of the last one. */
+static int refold(struct lk_census *c)
+{
+	size_t n = c->sums.n, ns = c->n_slots;
+	double *v = calloc(n ? n : 1, sizeof(*v));
+	if (!v || reserve(&c->active, &c->cap_active, n, sizeof(size_t))) {
+		free(v);
+		return -ENOMEM;
+	}
+	struct lk_band_table *t = &c->sums;
+	lk_band_table_reset(t);
+	for (size_t i = 0; i < ns; i++) {
+		const struct lk_census_slot *sl = &c->slots[i];
+		if (sl->w)   /* a census without samples has no row */
+			memcpy(v, sl->v, (sl->w < n ? sl->w : n) * sizeof(*v));
+		lk_band_table_add_all(t, sl->t, v, NULL);
+		lk_band_table_census_done(t, sl->t);
+	}
+	free(v);
+	c->n_active = 0;
+	for (size_t k = 0; k < n; k++)
+		if (t->last[k] != 0)
+			c->active[c->n_active++] = k;
+	return 0;
+}
+
 /* Censuses came out of time order while every slot still held one census:
- * put the slots in time order and fold the sums again from those exact
- * values. */
+ * put the slots in time order and fold the sums again. */
 static int refold_sorted(struct lk_census *c)
 {
 	size_t ns = c->n_slots;
 	struct slot_order *ord = malloc((ns ? ns : 1) * sizeof(*ord));
 	struct lk_census_slot *tmp = malloc((ns ? ns : 1) * sizeof(*tmp));
-	if (!ord || !tmp || reserve(&c->active, &c->cap_active, c->n_bands, sizeof(size_t))) {
+	if (!ord || !tmp) {
 		free(ord);
 		free(tmp);
 		return -ENOMEM;
@@ -108,28 +130,12 @@ static int refold_sorted(struct lk_census *c)
 	for (size_t i = 0; i < ns; i++)
 		tmp[i] = c->slots[ord[i].i];
 	memcpy(c->slots, tmp, ns * sizeof(*tmp));
-	c->sums = (struct lk_census_sums){0};
-	c->n_active = 0;
-	for (size_t k = 0; k < c->n_bands; k++) {
-		struct lk_band_sums *s = &c->bands[k].sums;
-		struct lk_census_sums cs = {0};
-		*s = (struct lk_band_sums){0};
-		for (size_t i = 0; i < ns; i++) {
-			double v = slot_value(&c->slots[i], k);
-			if (v != 0 || s->last != 0)
-				lk_band_sums_add(s, &cs, c->slots[i].t, v);
-			lk_census_sums_add(&cs, c->slots[i].t);
-		}
-		if (s->last != 0)
-			c->active[c->n_active++] = k;
-	}
-	c->n_kept = 0;   /* counted against the old `active`: the end does its pass */
-	for (size_t i = 0; i < ns; i++)
-		lk_census_sums_add(&c->sums, c->slots[i].t);
-	c->unsorted = 0;
 	free(ord);
 	free(tmp);
-	return 0;
+	int rc = refold(c);
+	if (rc == 0)
+		c->unsorted = 0;
+	return rc;
 }
 
 /* The slot of the open census, merging when full; its time, in order. */
@@ -141,12 +147,13 @@ static int next_slot(struct lk_census *c, size_t *slot, double *t)
 			return -ENOMEM;
 		c->stride = 1;
 	}
-	if (c->sums.n / c->stride == LK_PROFILE_SAMPLES_MAX &&
+	const struct lk_census_sums *done = &c->sums.times;
+	if (done->n / c->stride == LK_PROFILE_SAMPLES_MAX &&
 	    ((c->unsorted && (rc = refold_sorted(c))) || (rc = merge_slots(c))))
 		return rc;
-	*slot = c->sums.n / c->stride;
+	*slot = done->n / c->stride;
 	*t = c->open_t;
-	if (c->sums.n > 0 && *t < c->sums.t_prev) {
+	if (done->n > 0 && *t < done->t_prev) {
 		/* Out of time order: the first LK_PROFILE_SAMPLES_MAX are
 		 * sorted; later ones are drawn at the time of the one before. */
 		if (c->stride == 1) {
@@ -154,25 +161,34 @@ static int next_slot(struct lk_census *c, size_t *slot, double *t)
 		} else {
 			if (!c->backwards) {
 				c->backwards_t = *t;
-				c->backwards_prev = c->sums.t_prev;
+				c->backwards_prev = done->t_prev;
 			}
 			c->backwards = 1;
-			*t = c->sums.t_prev;
+			*t = done->t_prev;
 		}
 	}
 	return 0;
 }
 
-/* The bands of the census before that the open one left out are 0 at t.
- * A pass over all of that census's bands: skipped when none was left out. */
-static void drop_left_out(struct lk_census *c, double t)
+/* A census that mentions at least this fraction of the bands (with those
+ * of the census before, which it closes) is added in one pass over all
+ * bands: a pass costs about a quarter of adding a band by itself. */
+#define DENSE_FRACTION 4
+
+/* The census at t band by band: those it mentions, then those of the
+ * census before that it left out (0 at t). */
+static void add_touched(struct lk_census *c, double t, double *row)
 {
-	size_t this = c->sums.n + 1;
-	for (size_t i = 0; i < c->n_active; i++) {
-		struct lk_census_band *cb = &c->bands[c->active[i]];
-		if (cb->census != this)
-			lk_band_sums_add(&cb->sums, &c->sums, t, 0);
+	size_t this = c->sums.times.n + 1;
+	for (size_t i = 0; i < c->n_touched; i++) {
+		size_t k = c->touched[i];
+		lk_band_table_add(&c->sums, t, k, c->cur[k]);
+		row[k] += c->cur[k];
+		c->cur[k] = 0;
 	}
+	for (size_t i = 0; i < c->n_active; i++)
+		if (c->seen[c->active[i]] != this)
+			lk_band_table_add(&c->sums, t, c->active[i], 0);
 }
 
 int lk_census_end(struct lk_census *c)
@@ -185,25 +201,22 @@ int lk_census_end(struct lk_census *c)
 	if (rc)
 		return rc;
 	struct lk_census_slot *sl = &c->slots[s];
-	if (c->n_touched && widen(sl, c->n_bands))
+	if (c->n_touched && widen(sl, c->sums.n))
 		return -ENOMEM;
-	for (size_t i = 0; i < c->n_touched; i++) {
-		struct lk_census_band *cb = &c->bands[c->touched[i]];
-		lk_band_sums_add(&cb->sums, &c->sums, t, cb->cur);
-		sl->v[c->touched[i]] += cb->cur;
-	}
-	if (c->n_kept < c->n_active)
-		drop_left_out(c, t);
-	lk_census_sums_add(&c->sums, t);
+	if ((c->n_touched + c->n_active) * DENSE_FRACTION >= c->sums.n)
+		lk_band_table_add_all(&c->sums, t, c->cur, c->n_touched ? sl->v : NULL);
+	else
+		add_touched(c, t, sl->v);
+	lk_band_table_census_done(&c->sums, t);
 	sl->t += t;
 	sl->n += 1;
 	c->n_slots = s + 1;
+	/* the bands not mentioned are 0 now */
 	size_t *swap = c->active, cap = c->cap_active;
 	c->active = c->touched, c->cap_active = c->cap_touched;
 	c->n_active = c->n_touched;
 	c->touched = swap, c->cap_touched = cap;
 	c->n_touched = 0;
-	c->n_kept = 0;
 	c->open = 0;
 	return 0;
 }
@@ -218,14 +231,33 @@ int lk_census_begin(struct lk_census *c, double t)
 	return 0;
 }
 
+/* Room for bands [0, band]: each band's value at the open census and its
+ * sums, the new ones 0. */
+static int grow_bands(struct lk_census *c, size_t band)
+{
+	size_t cap = c->cap_bands ? c->cap_bands : 64;
+	while (cap <= band)
+		cap *= 2;
+	if (cap > c->cap_bands) {
+		double *cur = realloc(c->cur, cap * sizeof(*cur));
+		if (!cur)
+			return -ENOMEM;
+		c->cur = cur;
+		size_t *seen = realloc(c->seen, cap * sizeof(*seen));
+		if (!seen)
+			return -ENOMEM;
+		c->seen = seen;
+		memset(cur + c->cap_bands, 0, (cap - c->cap_bands) * sizeof(*cur));
+		memset(seen + c->cap_bands, 0, (cap - c->cap_bands) * sizeof(*seen));
+		c->cap_bands = cap;
+	}
+	return lk_band_table_grow(&c->sums, band + 1);
+}
+
 int lk_census_make_room(struct lk_census *c, size_t band)
 {
-	if (band >= c->n_bands) {
-		if (reserve(&c->bands, &c->cap_bands, band + 1, sizeof(*c->bands)))
-			return -ENOMEM;
-		memset(c->bands + c->n_bands, 0, (band + 1 - c->n_bands) * sizeof(*c->bands));
-		c->n_bands = band + 1;
-	}
+	if (band >= c->sums.n && grow_bands(c, band))
+		return -ENOMEM;
 	return reserve(&c->touched, &c->cap_touched, c->n_touched + 1, sizeof(*c->touched));
 }
 
@@ -237,7 +269,7 @@ int lk_census_finish(struct lk_census *c)
 	return rc;
 }
 
-size_t lk_census_count(const struct lk_census *c) { return c->sums.n; }
+size_t lk_census_count(const struct lk_census *c) { return c->sums.times.n; }
 size_t lk_census_points(const struct lk_census *c) { return c->n_slots; }
 
 double lk_census_time(const struct lk_census *c, size_t point)
@@ -313,8 +345,7 @@ int lk_census_take_values(struct lk_census *c, double **out, size_t n_bands)
 
 void lk_census_stats(const struct lk_census *c, size_t band, struct lk_band_stats *out)
 {
-	static const struct lk_band_sums none;
-	lk_band_sums_stats(band < c->n_bands ? &c->bands[band].sums : &none, &c->sums, out);
+	lk_band_table_stats(&c->sums, band, out);
 }
 
 void lk_census_release(struct lk_census *c)
@@ -322,7 +353,9 @@ void lk_census_release(struct lk_census *c)
 	for (size_t i = 0; c->slots && i < LK_PROFILE_SAMPLES_MAX; i++)
 		free(c->slots[i].v);
 	free(c->slots);
-	free(c->bands);
+	lk_band_table_release(&c->sums);
+	free(c->cur);
+	free(c->seen);
 	free(c->touched);
 	free(c->active);
 	*c = (struct lk_census){0};

@@ -28,24 +28,17 @@
 
 struct lk_census_slot;
 
-/* A band: its latest census and its running sums. */
-struct lk_census_band {
-	size_t census;    /* 1 + the census whose value `cur` is; 0 none */
-	double cur;       /* bytes at that census, summed over its samples */
-	struct lk_band_sums sums;
-};
-
 struct lk_census {
 	int open;                     /* a census is being filled */
 	double open_t;                /* its time, seconds */
-	struct lk_census_sums sums;   /* of the closed ones */
+	struct lk_band_table sums;    /* of the closed ones; sums.n bands */
 	struct lk_census_slot *slots; /* LK_PROFILE_SAMPLES_MAX of them */
 	size_t n_slots, stride;
-	struct lk_census_band *bands;
-	size_t n_bands, cap_bands;
+	double *cur;                  /* by band: bytes at the open census */
+	size_t *seen;                 /* by band: 1 + the census that set cur */
+	size_t cap_bands;             /* of cur and seen */
 	size_t *touched, n_touched, cap_touched;  /* bands of the open census */
 	size_t *active, n_active, cap_active;     /* bands of the last one */
-	size_t n_kept;       /* bands of the open census also in `active` */
 	int unsorted;                 /* a census before the one before it */
 	int backwards;                /* ... after a merge: drawn at the time of the
 				       * census before (GHC writes them in order) */
@@ -62,19 +55,15 @@ int lk_census_make_room(struct lk_census *c, size_t band);
  * sample outside any). 0 or -ENOMEM. Inline: once a sample. */
 static inline int lk_census_add(struct lk_census *c, size_t band, double bytes)
 {
-	if ((band >= c->n_bands || c->n_touched == c->cap_touched) &&
+	if ((band >= c->sums.n || c->n_touched == c->cap_touched) &&
 	    lk_census_make_room(c, band))
 		return -ENOMEM;
-	struct lk_census_band *cb = &c->bands[band];
-	size_t this = c->sums.n + 1;
-	if (cb->census == this) {
-		cb->cur += bytes;
-		return 0;
+	size_t this = c->sums.times.n + 1;
+	if (c->seen[band] != this) {
+		c->seen[band] = this;
+		c->touched[c->n_touched++] = band;
 	}
-	c->touched[c->n_touched++] = band;
-	c->n_kept += this > 1 && cb->census == this - 1;
-	cb->census = this;
-	cb->cur = bytes;
+	c->cur[band] += bytes;
 	return 0;
 }
 /* The open census, if any, is complete. 0 or -ENOMEM. */

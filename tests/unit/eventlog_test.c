@@ -458,11 +458,13 @@ static int stats_near(const struct lk_band_stats *a, const struct lk_band_stats 
  * statistics are those of all 3000 values. Read from a real file (mapped).
  * LEFT ends at the census before the one whose end puts the first 1024 in
  * time order, and ZERO, 0 there, is in both: LEFT drops to 0 there
- * although that census has as many bands of the one before. */
+ * although that census has as many bands of the one before. The first
+ * census also has ONCE bands, so that the later ones, which mention few of
+ * all the bands, are added band by band, not all bands at once. */
 static void test_long_run(void)
 {
-	enum { N = 3000, SORTED = LK_PROFILE_SAMPLES_MAX };
-	static double t[N], grow[N], blip[N], late[N], left[N];
+	enum { N = 3000, SORTED = LK_PROFILE_SAMPLES_MAX, ONCE = 40 };
+	static double t[N], grow[N], blip[N], late[N], left[N], once[N];
 	struct elw w = {0};
 	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
 	size_t g = elw_block(&w, 0, 0xFFFF);
@@ -476,6 +478,12 @@ static void test_long_run(void)
 		late[i] = i >= 2000 ? 500 : 0;
 		left[i] = i < SORTED ? 700 : 0;
 		elw_sample_begin(&w, ns);
+		once[i] = i == 0 ? 300 : 0;
+		for (int b = 0; i == 0 && b < ONCE; b++) {
+			char name[16];
+			snprintf(name, sizeof(name), "ONCE%d", b);
+			elw_sample_string(&w, ns, name, 300);
+		}
 		if (i < SORTED)
 			elw_sample_string(&w, ns, "LEFT", 700);
 		if (i == SORTED - 1 || i == SORTED)
@@ -513,7 +521,12 @@ static void test_long_run(void)
 			bl->values[k] == (k >= 500 ? 500 : 0);
 	}
 	ok(means, "long run: each point is the mean of its 4 censuses, in time order");
-	struct lk_band_stats eg, eb, el, ef;
+	struct lk_band_stats eg, eb, el, ef, eo;
+	lk_band_stats_compute(t, once, N, &eo);
+	const struct lk_band *bo = band(&tl, "ONCE7");
+	ok(bo && stats_near(&bo->stats, &eo) && tl.n_bands == 5 + ONCE,
+	   "long run: a band of the first census only (integrated %g, expected %g)",
+	   bo ? bo->stats.integrated : 0, eo.integrated);
 	lk_band_stats_compute(t, grow, N, &eg);
 	lk_band_stats_compute(t, blip, N, &eb);
 	lk_band_stats_compute(t, late, N, &el);

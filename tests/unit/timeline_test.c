@@ -101,14 +101,17 @@ static void test_finish_release(void)
  * census adds only the bands that are not 0 there or were not before. */
 static void sums_stats(const double *t, const double *v, size_t n, struct lk_band_stats *out)
 {
-	struct lk_census_sums c = {0};
-	struct lk_band_sums s = {0};
+	struct lk_band_table b = {0};
+	*out = (struct lk_band_stats){0};
+	if (lk_band_table_grow(&b, 1))
+		return;
 	for (size_t i = 0; i < n; i++) {
-		if (v[i] != 0 || s.last != 0)
-			lk_band_sums_add(&s, &c, t[i], v[i]);
-		lk_census_sums_add(&c, t[i]);
+		if (v[i] != 0 || b.last[0] != 0)
+			lk_band_table_add(&b, t[i], 0, v[i]);
+		lk_band_table_census_done(&b, t[i]);
 	}
-	lk_band_sums_stats(&s, &c, out);
+	lk_band_table_stats(&b, 0, out);
+	lk_band_table_release(&b);
 }
 
 static int stats_agree(const struct lk_band_stats *a, const struct lk_band_stats *b)
@@ -137,27 +140,54 @@ static void test_running_sums(void)
 	sums_stats(at, one, 1, &a);
 	ok(a.peak == 7 && a.mean == 7 && a.slope == 0 && a.intercept == 7, "sums: one point");
 
-	/* random bands: gaps of zeros, growth, spikes; uneven times far from 0 */
+	/* random bands: gaps of zeros, growth, spikes; uneven times far from 0;
+	 * one table, its censuses added whole or band by band in turn */
+	enum { K = 200, N = 300 };
+	static double rt[N], rv[K][N], row[K], x[K];
+	struct lk_band_table tab = {0};
+	if (lk_band_table_grow(&tab, K)) {
+		ok(0, "sums: a table of %d bands", K);
+		return;
+	}
+	int zeroed = 1;
 	srand(7);
-	int agree = 1;
-	for (int k = 0; k < 200; k++) {
-		enum { N = 300 };
-		double rt[N], rv[N], now = 1000 + rand() % 1000;
-		for (int i = 0; i < N; i++) {
-			now += (rand() % 100 + 1) / 100.0;
-			rt[i] = now;
-			rv[i] = rand() % 4 == 0 ? 0 : (double)(rand() % 100000) + i * (k % 7) * 1e6;
+	double now = 1000 + rand() % 1000;
+	for (int i = 0; i < N; i++) {
+		now += (rand() % 100 + 1) / 100.0;
+		rt[i] = now;
+		for (int k = 0; k < K; k++) {
+			rv[k][i] = rand() % 4 == 0 ? 0 : (double)(rand() % 100000) + i * (k % 7) * 1e6;
+			x[k] = rv[k][i];
 		}
-		sums_stats(rt, rv, N, &a);
-		lk_band_stats_compute(rt, rv, N, &b);
+		if (i % 3 == 0) {
+			lk_band_table_add_all(&tab, now, x, row);
+			for (int k = 0; k < K; k++)
+				zeroed &= x[k] == 0;
+		} else {
+			for (int k = 0; k < K; k++)
+				if (x[k] != 0 || tab.last[k] != 0)
+					lk_band_table_add(&tab, now, (size_t)k, x[k]);
+		}
+		lk_band_table_census_done(&tab, now);
+	}
+	int agree = 1, same_row = 1;
+	for (int k = 0; k < K; k++) {
+		lk_band_table_stats(&tab, (size_t)k, &a);
+		lk_band_stats_compute(rt, rv[k], N, &b);
 		if (!stats_agree(&a, &b)) {
 			agree = 0;
 			printf("# band %d: sums %g %g %g %g %g, two-pass %g %g %g %g %g\n", k,
 			       a.integrated, a.stddev, a.slope, a.intercept, a.fit, b.integrated,
 			       b.stddev, b.slope, b.intercept, b.fit);
 		}
+		double whole = 0;
+		for (int i = 0; i < N; i += 3)
+			whole += rv[k][i];
+		same_row &= row[k] == whole;
 	}
 	ok(agree, "sums: 200 random bands agree with the two-pass statistics");
+	ok(zeroed && same_row, "sums: a census added whole leaves its values at 0, added to the row");
+	lk_band_table_release(&tab);
 }
 
 int main(void)
