@@ -277,23 +277,57 @@ double lk_census_time(const struct lk_census *c, size_t point)
 	return c->slots[point].t / c->slots[point].n;
 }
 
-/* out[k][i] = the mean value of band k at point i, for k0 <= k < k1
- * (filled row by row, BLOCK bands at a time: their points stay in cache). */
+/* out[k][i] = the mean value of band k at point i, for k0 <= k < k1 and
+ * i0 <= i < i1, row by row. */
+static void copy_rows(const struct lk_census *c, double *const *out, size_t k0, size_t k1,
+		      size_t i0, size_t i1)
+{
+	for (size_t i = i0; i < i1; i++) {
+		const struct lk_census_slot *sl = &c->slots[i];
+		size_t k = k0, kw = sl->w < k1 ? sl->w : k1;
+		if (sl->n == 1)  /* a point of one census: no division */
+			for (; k < kw; k++)
+				out[k][i] = sl->v[k];
+		for (; k < kw; k++)
+			out[k][i] = sl->v[k] / sl->n;
+		for (; k < k1; k++)
+			out[k][i] = 0;
+	}
+}
+
+enum { TILE = 8 };  /* points: a cache line of each band's array */
+
+/* copy_rows() of TILE points of one census each and at least k1 wide,
+ * from i: each band's cache line written at once. */
+static int copy_tile(const struct lk_census *c, double *const *out, size_t k0, size_t k1,
+		     size_t i)
+{
+	const struct lk_census_slot *sl = &c->slots[i];
+	const double *r[TILE];
+	for (int j = 0; j < TILE; j++) {
+		if (sl[j].n != 1 || sl[j].w < k1)
+			return 0;
+		r[j] = sl[j].v;
+	}
+	for (size_t k = k0; k < k1; k++) {
+		double *o = out[k] + i;
+		for (int j = 0; j < TILE; j++)
+			o[j] = r[j][k];
+	}
+	return 1;
+}
+
+/* out[k][i] for k0 <= k < k1 and every point, BLOCK bands at a time (their
+ * arrays' lines stay in cache), TILE points at a time where it can. */
 static void copy_values(const struct lk_census *c, double *const *out, size_t k0, size_t k1)
 {
 	enum { BLOCK = 64 };
 	for (size_t b0 = k0; b0 < k1; b0 += BLOCK) {
 		size_t b1 = k1 - b0 < BLOCK ? k1 : b0 + BLOCK;
-		for (size_t i = 0; i < c->n_slots; i++) {
-			const struct lk_census_slot *sl = &c->slots[i];
-			size_t k = b0, kw = sl->w < b1 ? sl->w : b1;
-			if (sl->n == 1)  /* a point of one census: no division */
-				for (; k < kw; k++)
-					out[k][i] = sl->v[k];
-			for (; k < kw; k++)
-				out[k][i] = sl->v[k] / sl->n;
-			for (; k < b1; k++)
-				out[k][i] = 0;
+		for (size_t i = 0; i < c->n_slots; i += TILE) {
+			size_t i1 = c->n_slots - i < TILE ? c->n_slots : i + TILE;
+			if (i1 - i < TILE || !copy_tile(c, out, b0, b1, i))
+				copy_rows(c, out, b0, b1, i, i1);
 		}
 	}
 }

@@ -541,6 +541,44 @@ static void test_long_run(void)
 	free(w.b);
 }
 
+/* Bands that come late or once, over 32 censuses: every band's value at
+ * every census, whether the bands' arrays are filled eight censuses at a
+ * time (censuses 16-31, as wide as all bands) or census by census (the
+ * narrower ones before). */
+static void test_points(void)
+{
+	enum { N = 32 };
+	struct elw w = {0};
+	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
+	size_t g = elw_block(&w, 0, 0xFFFF);
+	elw_prof_begin(&w, 0, 7, S);
+	for (int i = 0; i < N; i++) {
+		uint64_t ns = (uint64_t)(i + 1) * S;
+		elw_sample_begin(&w, ns);
+		elw_sample_string(&w, ns, "ALL", 100 + (uint64_t)i);
+		if (i == 3)
+			elw_sample_string(&w, ns, "ONCE", 7);
+		if (i >= 11)
+			elw_sample_string(&w, ns, "LATE", 1000 + (uint64_t)i);
+		elw_sample_end(&w, ns);
+	}
+	elw_block_end(&w, g);
+	elw_end(&w);
+	struct lk_timeline tl;
+	struct lk_profile_stats st;
+	int rc = profile(w.b, w.n, &tl, &st, 0);
+	const struct lk_band *all = rc ? NULL : band(&tl, "ALL"), *once = rc ? NULL : band(&tl, "ONCE"),
+			     *late = rc ? NULL : band(&tl, "LATE");
+	int same = all && once && late && tl.n_samples == N;
+	for (int i = 0; same && i < N; i++)
+		same = all->values[i] == 100 + i && once->values[i] == (i == 3 ? 7 : 0) &&
+		       late->values[i] == (i >= 11 ? 1000 + i : 0);
+	ok(same, "points: every band's value at each of %d censuses", N);
+	if (rc == 0)
+		lk_timeline_release(&tl);
+	free(w.b);
+}
+
 struct hi_band {
 	uint64_t addr;
 	const char *ipe[6];  /* NULL: no IPE entry */
@@ -733,6 +771,7 @@ int main(int argc, char **argv)
 	test_multicap();
 	test_cost_centres();
 	test_long_run();
+	test_points();
 	test_hi_diff();
 	test_mapped();
 	return tap_done();
