@@ -966,9 +966,12 @@ int lk_profile_read(FILE *f, const struct lk_profile_options *opt,
 		return rc;
 	struct builder b = {.opt = opt ? opt : &defaults, .tl = tl, .first = -1, .last = -1};
 	lk_eventlog_want_only(r, wanted_events, sizeof(wanted_events) / sizeof(wanted_events[0]));
-	while ((rc = lk_eventlog_next(r, &ev)) == 1)
-		if ((rc = on_event(&b, &ev)) < 0)
+	while ((rc = lk_eventlog_next(r, &ev)) == 1) {
+		while ((rc = on_event(&b, &ev)) >= 0 && lk_eventlog_next_same(r, &ev))
+			;
+		if (rc < 0)
 			break;
+	}
 	st->bytes = lk_eventlog_offset(r);
 	st->events = lk_eventlog_count(r);
 	if (rc == -ENOMEM)

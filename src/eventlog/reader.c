@@ -503,6 +503,32 @@ int lk_eventlog_next(struct lk_eventlog *r, struct lk_eventlog_event *ev)
 	}
 }
 
+int lk_eventlog_next_same(struct lk_eventlog *r, struct lk_eventlog_event *ev)
+{
+	const uint8_t *p = r->buf + r->pos;
+	size_t avail = r->len - r->pos;
+	uint16_t type = ev->type;
+	/* IPEs are read by fields; a block marker changes the capability */
+	if (avail < 12 || be16(p) != type || type == LK_EV_IPE || type == LK_EV_BLOCK_MARKER)
+		return 0;
+	uint64_t at = offset_of(r);
+	if (r->block_end && at >= r->block_end)   /* next() leaves the block */
+		return 0;
+	int var = r->size[type] == LK_EVENTLOG_VARSIZE;
+	size_t hdr = var ? 12 : 10, len = var ? be16(p + 10) : r->size[type];
+	if (avail - hdr < len)
+		return 0;
+	prefetch_ahead(p);
+	ev->time = be64(p + 2);
+	ev->offset = at;
+	ev->payload = p + hdr;
+	ev->len = len;
+	r->pos += hdr + len;
+	r->last_time = ev->time;
+	r->count++;
+	return 1;
+}
+
 int lk_eventlog_type_size(const struct lk_eventlog *r, uint16_t id)
 {
 	if (!is_set(r->declared, id))

@@ -74,6 +74,12 @@ int lk_eventlog_open(FILE *f, struct lk_eventlog **out);
  * stays at the error: every further call returns the same code. */
 int lk_eventlog_next(struct lk_eventlog *r, struct lk_eventlog_event *ev);
 
+/* The event right after ev (the last one returned) when it is of the same
+ * type and wholly in the bytes at hand: 1 with *ev replaced; else 0, and
+ * lk_eventlog_next() reads on. For runs of one type, as a census's
+ * samples are: the type is known declared and wanted, only the size is
+ * checked. */
+int lk_eventlog_next_same(struct lk_eventlog *r, struct lk_eventlog_event *ev);
 /* From now on return only events of these n types (a block marker only if
  * listed; it still sets the capability of the events after it). The
  * others are consumed without being returned: fixed-size ones by one table

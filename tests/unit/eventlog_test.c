@@ -376,6 +376,64 @@ static void test_multicap(void)
 	free(w.b);
 }
 
+/* Events of a run read with lk_eventlog_next_same() are the events, with
+ * the same capability and time, that lk_eventlog_next() alone returns:
+ * across the end of a block (then outside any), for fixed and variable
+ * sizes, and a run cut by another type. */
+struct seen_event { uint16_t type, cap; uint64_t time, offset; size_t len; };
+
+static size_t read_events(const struct elw *w, int same, struct seen_event *out, size_t max,
+			  uint64_t *count)
+{
+	FILE *f = open_mem(w->b, w->n);
+	struct lk_eventlog *r;
+	struct lk_eventlog_event ev;
+	size_t n = 0;
+	if (lk_eventlog_open(f, &r) == 0) {
+		while (n < max && lk_eventlog_next(r, &ev) == 1)
+			do
+				out[n++] = (struct seen_event){ev.type, ev.cap, ev.time, ev.offset, ev.len};
+			while (same && n < max && lk_eventlog_next_same(r, &ev));
+		*count = lk_eventlog_count(r);
+		lk_eventlog_close(r);
+	}
+	fclose(f);
+	return n;
+}
+
+static void test_next_same(void)
+{
+	struct elw w = {0};
+	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
+	size_t b1 = elw_block(&w, S, 1);
+	for (int i = 0; i < 3; i++)
+		elw_u64ev(&w, 50, S + (uint64_t)i, 100 + (uint64_t)i);
+	elw_block_end(&w, b1);
+	for (int i = 0; i < 2; i++)   /* after the block: no capability */
+		elw_u64ev(&w, 50, 2 * S + (uint64_t)i, 200);
+	size_t g = elw_block(&w, 3 * S, 0xFFFF);
+	elw_sample_begin(&w, 3 * S);
+	elw_sample_string(&w, 3 * S, "A", 1);
+	elw_sample_string(&w, 3 * S, "LONGER_LABEL", 2);
+	elw_text(&w, 58, 3 * S, "between");
+	elw_sample_string(&w, 3 * S, "B", 3);
+	elw_sample_end(&w, 3 * S);
+	elw_block_end(&w, g);
+	elw_end(&w);
+	struct seen_event a[32], b[32];
+	uint64_t ca = 0, cb = 0;
+	size_t na = read_events(&w, 0, a, 32, &ca), nb = read_events(&w, 1, b, 32, &cb);
+	int nocap = 0, alike = nb == na;
+	for (size_t i = 0; i < nb && alike; i++) {
+		nocap += b[i].type == 50 && b[i].cap == LK_EVENTLOG_NOCAP;
+		alike = a[i].type == b[i].type && a[i].cap == b[i].cap && a[i].time == b[i].time &&
+			a[i].offset == b[i].offset && a[i].len == b[i].len;
+	}
+	ok(na == 13 && alike && ca == cb && nocap == 2,
+	   "reader: runs of one type read alike event by event (%zu, %zu events)", na, nb);
+	free(w.b);
+}
+
 static void test_cost_centres(void)
 {
 	struct elw w = {0};
@@ -695,9 +753,11 @@ static void write_markers(struct elw *w)
 }
 
 /* Events read from f as one checksum of type, time, offset and payload;
- * *count events, *rc the last lk_eventlog_next() result. With cut_at, the
- * file is cut to cut_size bytes once an event lies past cut_at. */
-static uint64_t read_all(FILE *f, uint64_t *count, int *rc, uint64_t cut_at, off_t cut_size)
+ * *count events, *rc the last lk_eventlog_next() result; with same, runs
+ * of one type through lk_eventlog_next_same(). With cut_at, the file is
+ * cut to cut_size bytes once an event lies past cut_at. */
+static uint64_t read_all(FILE *f, int same, uint64_t *count, int *rc, uint64_t cut_at,
+			 off_t cut_size)
 {
 	struct lk_eventlog *r;
 	uint64_t sum = 0;
@@ -706,15 +766,17 @@ static uint64_t read_all(FILE *f, uint64_t *count, int *rc, uint64_t cut_at, off
 		return 0;
 	struct lk_eventlog_event ev;
 	while ((*rc = lk_eventlog_next(r, &ev)) == 1) {
-		sum = sum * 31 + ev.type + ev.time * 7 + ev.offset * 13 + ev.len;
-		for (size_t i = 0; i < ev.len; i++)
-			sum = sum * 3 + ev.payload[i];
-		(*count)++;
-		if (cut_at && ev.offset > cut_at) {
-			cut_at = 0;
-			if (ftruncate(fileno(f), cut_size))
-				*rc = -1;
-		}
+		do {
+			sum = sum * 31 + ev.type + ev.time * 7 + ev.offset * 13 + ev.len;
+			for (size_t i = 0; i < ev.len; i++)
+				sum = sum * 3 + ev.payload[i];
+			(*count)++;
+			if (cut_at && ev.offset > cut_at) {
+				cut_at = 0;
+				if (ftruncate(fileno(f), cut_size))
+					*rc = -1;
+			}
+		} while (same && lk_eventlog_next_same(r, &ev));
 	}
 	lk_eventlog_close(r);
 	return sum;
@@ -732,11 +794,18 @@ static void test_mapped(void)
 	}
 	uint64_t n_mem, n_file;
 	int rc_mem, rc_file;
-	uint64_t sum_mem = read_all(mem, &n_mem, &rc_mem, 0, 0);
-	uint64_t sum_file = read_all(file, &n_file, &rc_file, 0, 0);
+	uint64_t sum_mem = read_all(mem, 0, &n_mem, &rc_mem, 0, 0);
+	uint64_t sum_file = read_all(file, 0, &n_file, &rc_file, 0, 0);
 	ok(rc_mem == 0 && rc_file == 0 && n_mem == 18000 && n_file == n_mem && sum_file == sum_mem,
 	   "mapped windows: the same %llu events as read(2) on a %zu-byte file",
 	   (unsigned long long)n_file, w.n);
+	uint64_t n_run_mem, n_run_file;
+	int rc_run_mem = fseek(mem, 0, SEEK_SET), rc_run_file = fseek(file, 0, SEEK_SET);
+	uint64_t sum_run_mem = rc_run_mem ? 0 : read_all(mem, 1, &n_run_mem, &rc_run_mem, 0, 0);
+	uint64_t sum_run_file = rc_run_file ? 0 : read_all(file, 1, &n_run_file, &rc_run_file, 0, 0);
+	ok(rc_run_mem == 0 && rc_run_file == 0 && n_run_mem == n_mem && n_run_file == n_mem &&
+	   sum_run_mem == sum_mem && sum_run_file == sum_mem,
+	   "runs of one type across buffers and mapped windows: the same events");
 
 	/* cut while the window from 2 MiB is mapped: at a page's start (the
 	 * next touch faults) and inside a page (its tail reads as zeros) */
@@ -745,7 +814,7 @@ static void test_mapped(void)
 		if (ftruncate(fileno(file), 0) || fseek(file, 0, SEEK_SET) ||
 		    fwrite(w.b, 1, w.n, file) != w.n || fflush(file) || fseek(file, 0, SEEK_SET))
 			break;
-		read_all(file, &n_file, &rc_file, 2 * 1024 * 1024 + 5000, cuts[i]);
+		read_all(file, i, &n_file, &rc_file, 2 * 1024 * 1024 + 5000, cuts[i]);
 		char want[80];
 		snprintf(want, sizeof(want),
 			 "truncated at offset %lld, the file shrank while being read",
@@ -769,6 +838,7 @@ int main(int argc, char **argv)
 	test_corrupt();
 	test_ipe();
 	test_multicap();
+	test_next_same();
 	test_cost_centres();
 	test_long_run();
 	test_points();
