@@ -4,9 +4,9 @@
  * the values: what a reader uses when it keeps fewer points than censuses
  * (src/eventlog/census.c). The formulas of lk_band_stats_compute()
  * rearranged into sums; the same results to rounding (the sums are long
- * double, fed by double partial sums of LK_BAND_SUMS_BLOCK censuses: long
- * double arithmetic on every census was a seventh of the time of a large
- * eventlog's report).
+ * double, fed by double partial sums of at most 2 x LK_BAND_SUMS_BLOCK
+ * censuses: long double arithmetic on every census was a seventh of the
+ * time of a large eventlog's report).
  *
  * The sums of all bands are kept side by side, one array a sum (a table),
  * so that a census that mentions most bands is added in one pass over
@@ -93,6 +93,7 @@ void lk_band_table_add_all(struct lk_band_table *b, double t, double *v, double 
 /* The census at time t has all its bands; t not before the one before. */
 void lk_band_table_census_done(struct lk_band_table *b, double t);
 
+/* Statistics of band k over the censuses done (all 0 for a band beyond n). */
 void lk_band_table_stats(const struct lk_band_table *b, size_t k, struct lk_band_stats *out);
 
 void lk_band_table_release(struct lk_band_table *b);
