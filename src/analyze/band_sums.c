@@ -14,7 +14,8 @@
  * rounding, not variation: a constant band has no spread and no fit. */
 #define ROUNDING 1e-12L
 
-/* *a (of b->cap elements of size elem) holds cap elements, the new ones 0. */
+/* *a, an array of old_cap elements of elem bytes, made cap long, the new
+ * elements 0. */
 static int grow_array(void *a, size_t elem, size_t old_cap, size_t cap)
 {
 	char *na = realloc(*(void **)a, cap * elem);

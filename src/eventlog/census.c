@@ -86,7 +86,7 @@ static int by_slot_time(const void *pa, const void *pb)
 }
 
 /* The sums again from the slots' exact values, in time order (every slot
- * holds one census); the active bands those of the last one. */
+ * holds one census); `active` the bands not 0 at the last one. */
 static int refold(struct lk_census *c)
 {
 	size_t n = c->sums.n, ns = c->n_slots;
