@@ -416,6 +416,22 @@ static void skip_fast(struct lk_eventlog *r)
 	}
 }
 
+/* The event at pos, at file offset at, of hdr + len bytes there, into *ev
+ * (all but its type and capability); the reader steps past it. */
+static inline void take_event(struct lk_eventlog *r, struct lk_eventlog_event *ev, uint64_t at,
+			      size_t hdr, size_t len)
+{
+	const uint8_t *p = r->buf + r->pos;
+	ev->time = be64(p + 2);
+	ev->offset = at;
+	ev->payload = p + hdr;
+	ev->len = len;
+	r->pos += hdr + len;
+	r->last_time = ev->time;
+	r->have_event = 1;
+	r->count++;
+}
+
 /* The careful path for the event at pos: 1 with *ev filled, 0 at the end of
  * data, or a negative code. */
 static int read_event(struct lk_eventlog *r, struct lk_eventlog_event *ev)
@@ -447,13 +463,11 @@ static int read_event(struct lk_eventlog *r, struct lk_eventlog_event *ev)
 	rc = fill(r, hdr);
 	if (rc)
 		return data_error(r, rc < 0 ? rc : LK_ETRUNC, at, NULL);
-	const uint8_t *p = r->buf + r->pos;
-	uint64_t time = be64(p + 2);
-	size_t len = var ? be16(p + 10) : r->size[type];
+	size_t len = var ? be16(r->buf + r->pos + 10) : r->size[type];
 	rc = fill(r, hdr + len);
 	if (rc < 0)
 		return data_error(r, rc, at, NULL);
-	p = r->buf + r->pos;
+	const uint8_t *p = r->buf + r->pos;
 	if (type == LK_EV_IPE) {
 		/* By fields: GHC 9.6 declares one byte more than it writes,
 		 * so the last IPE of a file may "run past" its end. */
@@ -466,21 +480,14 @@ static int read_event(struct lk_eventlog *r, struct lk_eventlog_event *ev)
 	} else if (rc) {
 		return data_error(r, LK_ETRUNC, at, NULL);
 	}
+	take_event(r, ev, at, hdr, len);
 	ev->type = type;
-	ev->time = time;
-	ev->offset = at;
-	ev->payload = p + hdr;
-	ev->len = len;
 	if (type == LK_EV_BLOCK_MARKER && len >= 14) {
-		uint32_t bsize = be32(p + hdr);
-		r->cap = be16(p + hdr + 12);
+		uint32_t bsize = be32(ev->payload);
+		r->cap = be16(ev->payload + 12);
 		r->block_end = bsize ? at + bsize : 0;
 	}
 	ev->cap = r->cap;
-	r->pos += hdr + len;
-	r->last_time = time;
-	r->have_event = 1;
-	r->count++;
 	return 1;
 }
 
@@ -519,13 +526,7 @@ int lk_eventlog_next_same(struct lk_eventlog *r, struct lk_eventlog_event *ev)
 	if (avail - hdr < len)
 		return 0;
 	prefetch_ahead(p);
-	ev->time = be64(p + 2);
-	ev->offset = at;
-	ev->payload = p + hdr;
-	ev->len = len;
-	r->pos += hdr + len;
-	r->last_time = ev->time;
-	r->count++;
+	take_event(r, ev, at, hdr, len);
 	return 1;
 }
 
