@@ -6,10 +6,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdio_ext.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "common/error.h"
+
+#define OUT_BUFFER (64u * 1024u)
 
 const char *lk_cli_errtext(int code)
 {
@@ -23,18 +26,21 @@ const char *lk_cli_errtext(int code)
 FILE *lk_cli_open_out(const char *path)
 {
 	/* Reports are written in many small pieces: with the default buffer
-	 * (one page) a 1 MB report took 300 write(2) calls. 64 KiB, not more:
-	 * each page of it is a fault the first time (a 10 MB eventlog's JSON
-	 * report, 224 KB, was 3% faster than with 256 KiB). One report file
-	 * is open at a time. */
-	static char buffer[64 * 1024];
+	 * (one page) a 1 MB report took 300 write(2) calls. 64 KiB, not more
+	 * (a 10 MB eventlog's JSON report, 224 KB, was 3% faster than with
+	 * 256 KiB), from the heap: in the analysis commands' huge pages, not
+	 * 16 page faults of its own (docs/performance.md). Made once, kept:
+	 * one report file is open at a time. */
+	static char *buffer;
 	FILE *f = !path || strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
 	if (!f) {
 		lk_cli_error("cannot write '%s': %s", path, lk_cli_errtext(-errno));
 		return NULL;
 	}
-	if (f != stdout)
-		setvbuf(f, buffer, _IOFBF, sizeof(buffer));
+	if (!buffer)
+		buffer = malloc(OUT_BUFFER);
+	if (f != stdout && buffer)
+		setvbuf(f, buffer, _IOFBF, OUT_BUFFER);
 	/* and without stdio's lock on every call (a tenth of an HTML report
 	 * of many small writes): the commands write from one thread */
 	__fsetlocking(f, FSETLOCKING_BYCALLER);

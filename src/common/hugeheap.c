@@ -14,8 +14,12 @@
  * overcommit, a growth by the pad would be refused where the block alone
  * fits, and malloc would fail: the heap is left as it is then.
  *
- * The forced block, once freed, is the room for a small run's blocks, in
- * 4 KiB pages (a few of them touched, not a whole 2 MiB page). The stretch
+ * The last SMALL_ROOM bytes of the forced block, once freed, are the room
+ * for a small run's blocks, in 4 KiB pages (a few of them touched, not a
+ * whole 2 MiB page); the rest of it is kept and never touched, so that a
+ * larger run's blocks go to huge pages early (a 4 KiB page costs a fault
+ * each: a 10 MB eventlog's report took 166 page faults with all 256 KiB as
+ * room, 120 with 64 KiB; docs/performance.md). The stretch
  * after it up to the first huge page (the heap does not begin at a huge
  * page's boundary: up to 2 MiB) is taken by a block that is kept and never
  * touched: the first large blocks of a run (a trace reader's buffer of a
@@ -37,6 +41,7 @@
 #define PAD_MAX ((size_t)1 << 30)
 #define MMAP_THRESHOLD_MAX (32 << 20)  /* glibc's ceiling on 64-bit */
 #define FORCE_GROWTH (256 << 10)       /* more than a fresh heap's top holds */
+#define SMALL_ROOM (64 << 10)         /* of it, for a small run's blocks */
 
 /* A quarter of the machine's memory, at most PAD_MAX: a brk(2) larger than
  * memory can be refused under the default overcommit policy. */
@@ -68,9 +73,10 @@ int lk_hugeheap_allowed(void)
 	return mode != 2 && unlimited(RLIMIT_AS) && unlimited(RLIMIT_DATA);
 }
 
-/* The stretch before the first huge page, kept (volatile: a block never
- * read is dropped by the compiler, its malloc too). */
-static void *volatile gap;
+/* The stretch before the first huge page and the forced block's front,
+ * kept (volatile: a block never read is dropped by the compiler, its
+ * malloc too). */
+static void *volatile gap, *volatile filler;
 
 void lk_hugeheap_enable(void)
 {
@@ -92,6 +98,8 @@ void lk_hugeheap_enable(void)
 		gap = malloc(from - past + 64);
 	}
 	free(block);
+	if (gap)  /* malloc splits the freed block: the front to filler */
+		filler = malloc(FORCE_GROWTH - SMALL_ROOM);
 }
 
 void *lk_sparse_alloc(size_t size)

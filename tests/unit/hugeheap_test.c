@@ -3,7 +3,8 @@
  * (src/common/hugeheap.c): after lk_hugeheap_enable(), the first block of
  * a MiB (a trace reader's buffer) and a block of 16 MiB come from the heap
  * and their mappings carry the huge-page advice ("hg" in /proc/self/smaps),
- * while a small block comes from the 4 KiB pages before them; lk_sparse_alloc() gives zeroed memory whose pages
+ * while a small block comes from the 4 KiB pages before them, and small
+ * blocks past their first 64 KiB come from huge pages too; lk_sparse_alloc() gives zeroed memory whose pages
  * are only made where touched, where calloc from the padded heap makes
  * them all. glibc's malloc only: skipped under AddressSanitizer, whose
  * allocator replaces it.
@@ -95,6 +96,19 @@ int main(void)
 		   "a small one before it", flags);
 	free(first);
 	free(small);
+	enum { N_SMALL = 24 };  /* 8 KiB each: 192 KiB */
+	uint8_t *blocks[N_SMALL];
+	for (int i = 0; i < N_SMALL; i++)
+		blocks[i] = malloc(8192);
+	if (heap_left_alone())
+		ok(blocks[N_SMALL - 1] != NULL, "192 KiB in blocks of 8 KiB (the heap as it is)");
+	else
+		ok(blocks[N_SMALL - 1] &&
+		   vm_flags_of((uintptr_t)blocks[N_SMALL - 1], flags, sizeof(flags)) == 0 &&
+		   strstr(flags, " hg"), "the last of 192 KiB of blocks of 8 KiB is in memory "
+		   "advised for huge pages (VmFlags:%s)", flags);
+	for (int i = 0; i < N_SMALL; i++)
+		free(blocks[i]);
 	uint8_t *big = malloc(16 * MIB);
 	if (heap_left_alone())
 		ok(big, "a 16 MiB block (limits, strict overcommit or no huge pages: heap as it is)");
