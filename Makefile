@@ -160,8 +160,9 @@ $(B)/unit/unwind_test: tests/unit/unwind_test.c $(UNWIND_OBJ)
 	@$(CC) $(CORE_CFLAGS) -o $@ $< $(UNWIND_OBJ) -lunwind -ldl -lpthread
 
 # Fuzz targets (libFuzzer, clang): make fuzz. A band keeps 16 points, not
-# 1024, so that inputs of a few KiB reach the merging of points.
-FUZZ_DEFS = -DLK_PROFILE_SAMPLES_MAX=16
+# 1024, and 2 with more than 4 bands (64 values), so that inputs of a few
+# KiB reach the merging of points.
+FUZZ_DEFS = -DLK_PROFILE_SAMPLES_MAX=16 -DLK_PROFILE_SAMPLES_MIN=2 -DLK_PROFILE_VALUES_MAX=64
 FUZZERS = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 fuzz: $(FUZZERS)
 build-fuzz/%: tests/fuzz/%.c $(CORE_SRC)

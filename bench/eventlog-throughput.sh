@@ -78,4 +78,4 @@ END {
 			mbs["floor"] / mbs["ghc-events"]
 	}
 }' "$tmp/results"
-echo "censuses: $samples; drawn points: $(jq -r '.times | length' "$tmp/out.json") (at most 1024)"
+echo "censuses: $samples; drawn points: $(jq -r '.times | length' "$tmp/out.json") (at most 1024; fewer past 8,192 bands)"

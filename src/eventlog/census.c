@@ -70,7 +70,7 @@ static int merge_slots(struct lk_census *c)
 		sl[2 * i] = (struct lk_census_slot){0};
 		sl[i] = x;
 	}
-	c->n_slots /= 2;
+	c->n_slots = (c->n_slots + 1) / 2;  /* odd: the last pairs with an empty slot */
 	c->stride *= 2;
 	return 0;
 }
@@ -138,7 +138,17 @@ static int refold_sorted(struct lk_census *c)
 	return rc;
 }
 
-/* The slot of the open census, merging when full; its time, in order. */
+/* The points each band may keep, with n bands (census.h). */
+static size_t points_max(size_t n)
+{
+	size_t p = LK_PROFILE_SAMPLES_MAX;
+	while (p > LK_PROFILE_SAMPLES_MIN && p * n > LK_PROFILE_VALUES_MAX)
+		p /= 2;
+	return p;
+}
+
+/* The slot of the open census, merging when full (again if bands came
+ * that leave room for fewer points); its time, in order. */
 static int next_slot(struct lk_census *c, size_t *slot, double *t)
 {
 	int rc;
@@ -148,13 +158,13 @@ static int next_slot(struct lk_census *c, size_t *slot, double *t)
 		c->stride = 1;
 	}
 	const struct lk_census_sums *done = &c->sums.times;
-	if (done->n / c->stride == LK_PROFILE_SAMPLES_MAX &&
-	    ((c->unsorted && (rc = refold_sorted(c))) || (rc = merge_slots(c))))
-		return rc;
+	while (done->n / c->stride >= points_max(c->sums.n))
+		if ((c->unsorted && (rc = refold_sorted(c))) || (rc = merge_slots(c)))
+			return rc;
 	*slot = done->n / c->stride;
 	*t = c->open_t;
 	if (done->n > 0 && *t < done->t_prev) {
-		/* Out of time order: the first LK_PROFILE_SAMPLES_MAX are
+		/* Out of time order: those before the first merge are
 		 * sorted; later ones are drawn at the time of the one before. */
 		if (c->stride == 1) {
 			c->unsorted = 1;

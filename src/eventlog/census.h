@@ -1,13 +1,15 @@
 /*
  * census.h - the values of a heap profile's bands over its censuses, in
  * memory bounded by bands x LK_PROFILE_SAMPLES_MAX whatever the length of
- * the run (docs/eventlog.md, "Memory").
+ * the run, and by LK_PROFILE_VALUES_MAX however many bands
+ * (docs/eventlog.md, "Memory").
  *
  * Each band's statistics are running sums over every census
  * (analyze/band_sums.h); its drawn values are at most LK_PROFILE_SAMPLES_MAX
- * points, each the mean of `stride` consecutive censuses: when the points
- * are full, neighbours merge and the stride doubles, so files of up to that
- * many censuses keep every value. Bands are numbered by the caller (0, 1,
+ * points (fewer, down to LK_PROFILE_SAMPLES_MIN, where bands x points would
+ * pass LK_PROFILE_VALUES_MAX), each the mean of `stride` consecutive
+ * censuses: when the points are full, neighbours merge and the stride
+ * doubles, so files of up to that many censuses keep every value. Bands are numbered by the caller (0, 1,
  * ... as it meets them); a band absent from a census is 0 there.
  *
  * Use: lk_census_begin(t) at each census, lk_census_add() for each of its
@@ -24,6 +26,12 @@
 
 #ifndef LK_PROFILE_SAMPLES_MAX
 #define LK_PROFILE_SAMPLES_MAX 1024  /* drawn points per band; a power of 2 */
+#endif
+#ifndef LK_PROFILE_SAMPLES_MIN
+#define LK_PROFILE_SAMPLES_MIN 64    /* ... however many bands; a power of 2 */
+#endif
+#ifndef LK_PROFILE_VALUES_MAX
+#define LK_PROFILE_VALUES_MAX ((size_t)1 << 23)  /* drawn values of all bands: 64 MiB */
 #endif
 
 struct lk_census_slot;

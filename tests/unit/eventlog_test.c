@@ -637,6 +637,70 @@ static void test_points(void)
 	free(w.b);
 }
 
+/* A profile whose bands pass LK_PROFILE_VALUES_MAX: 1100 censuses of one
+ * band A, the 702nd also of MANY other bands, each once. From there a band
+ * keeps fewer points: 1024 -> 256 at once (701 points merged twice, the
+ * odd last one alone), then 128 from the 1024th census on, means of 8
+ * censuses; the statistics are still those of every census. */
+static void test_many_bands(void)
+{
+	enum { N = 1100, AT = 701, STRIDE = 8, POINTS = (N + STRIDE - 1) / STRIDE };
+	const size_t many = LK_PROFILE_VALUES_MAX / 256 - 1;  /* with A: room for 256 points */
+	static double t[N], a[N], once[N];
+	struct elw w = {0};
+	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
+	size_t g = elw_block(&w, 0, 0xFFFF);
+	elw_prof_begin(&w, 0, 7, S);
+	for (int i = 0; i < N; i++) {
+		uint64_t ns = (uint64_t)(i + 1) * S + (uint64_t)(i % 3) * (S / 10);
+		t[i] = (double)ns / 1e9;
+		a[i] = 100.0 * i + (i % 5);
+		once[i] = i == AT ? 4000 : 0;
+		elw_sample_begin(&w, ns);
+		elw_sample_string(&w, ns, "A", (uint64_t)a[i]);
+		for (size_t b = 0; i == AT && b < many; b++) {
+			char name[24];
+			snprintf(name, sizeof(name), "M%zu", b);
+			elw_sample_string(&w, ns, name, 4000);
+		}
+		elw_sample_end(&w, ns);
+	}
+	elw_block_end(&w, g);
+	elw_end(&w);
+	struct lk_timeline tl;
+	struct lk_profile_stats st;
+	int rc = profile(w.b, w.n, &tl, &st, 0);
+	char want[64];
+	snprintf(want, sizeof(want), "%d, each the mean of %d censuses", POINTS, STRIDE);
+	ok(rc == 0 && tl.n_bands == many + 1 && tl.n_samples == POINTS && meta(&tl, "points") &&
+	   strcmp(meta(&tl, "points"), want) == 0,
+	   "many bands: %zu bands, %d censuses drawn as %zu points (%s)", many + 1, N,
+	   rc == 0 ? tl.n_samples : 0, rc == 0 && meta(&tl, "points") ? meta(&tl, "points") : "-");
+	if (rc)
+		return;
+	const struct lk_band *ba = band(&tl, "A"), *bm = band(&tl, "M77");
+	int means = ba && bm;
+	for (size_t k = 0; means && k < tl.n_samples; k++) {
+		size_t i0 = k * STRIDE, i1 = i0 + STRIDE < N ? i0 + STRIDE : N;
+		double tm = 0, am = 0, mm = 0;
+		for (size_t i = i0; i < i1; i++)
+			tm += t[i], am += a[i], mm += once[i];
+		tm /= (double)(i1 - i0), am /= (double)(i1 - i0), mm /= (double)(i1 - i0);
+		means = fabs(tl.times[k] - tm) < 1e-9 && fabs(ba->values[k] - am) < 1e-9 &&
+			bm->values[k] == mm;
+	}
+	ok(means, "many bands: each point is the mean of its censuses (the last of %d)",
+	   N % STRIDE ? N % STRIDE : STRIDE);
+	struct lk_band_stats ea, em;
+	lk_band_stats_compute(t, a, N, &ea);
+	lk_band_stats_compute(t, once, N, &em);
+	ok(means && stats_near(&ba->stats, &ea) && stats_near(&bm->stats, &em),
+	   "many bands: statistics over all censuses (A slope %g, expected %g)", ba->stats.slope,
+	   ea.slope);
+	lk_timeline_release(&tl);
+	free(w.b);
+}
+
 struct hi_band {
 	uint64_t addr;
 	const char *ipe[6];  /* NULL: no IPE entry */
@@ -842,6 +906,7 @@ int main(int argc, char **argv)
 	test_cost_centres();
 	test_long_run();
 	test_points();
+	test_many_bands();
 	test_hi_diff();
 	test_mapped();
 	return tap_done();
