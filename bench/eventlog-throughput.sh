@@ -14,7 +14,9 @@
 # bench/touch_file.c, built statically: a process that maps the file and
 # reads every cache line of it and does nothing else, the least any
 # reader can spend here; the last line says what ratio to the peer that
-# floor would reach.
+# floor would reach. EVENTLOG=FILE measures on FILE instead (an eventlog
+# a GHC program wrote: bench/eventlog-ghc.sh); MEGABYTES and BANDS are
+# then not used.
 set -eu
 cd "$(dirname "$0")/.."
 mb=${1:-200}
@@ -26,7 +28,11 @@ cc -O2 -Itests/unit -o "$tmp/gen" bench/gen_eventlog.c
 cc -O2 -o "$tmp/cputime" bench/cputime.c
 cc -O2 -static -o "$tmp/touch_file" bench/touch_file.c 2> /dev/null ||
 	cc -O2 -o "$tmp/touch_file" bench/touch_file.c
-"$tmp/gen" "$tmp/big.eventlog" "$mb" "$bands"
+if [ -n "${EVENTLOG:-}" ]; then
+	ln -s "$(realpath "$EVENTLOG")" "$tmp/big.eventlog"
+else
+	"$tmp/gen" "$tmp/big.eventlog" "$mb" "$bands"
+fi
 size=$(wc -c < "$tmp/big.eventlog")
 cat "$tmp/big.eventlog" > /dev/null  # warm the page cache
 sync "$tmp/big.eventlog"   # its writeback would fall on the first reader's runs
@@ -53,6 +59,7 @@ measure leakscope build/leakscope eventlog --format json -o "$tmp/out.json" "$tm
 measure html build/leakscope eventlog --format html -o "$tmp/out.html" "$tmp/big.eventlog"
 measure floor "$tmp/touch_file" "$tmp/big.eventlog"
 samples=$(jq -r '.meta.censuses' "$tmp/out.json")
+bands=$(jq -r '.bands | length' "$tmp/out.json")
 peer=
 if [ "${PEER:-1}" != 0 ]; then
 	peer=$(sh tools/build-ghc-events-peer.sh 2> "$tmp/peer-build.log") ||

@@ -434,6 +434,137 @@ static void test_next_same(void)
 	free(w.b);
 }
 
+/* Scheduler events in cycles, as a concurrent program writes them ("run,
+ * wake up, stop" over and over; periods 2, 3 and 4), cut short, broken by
+ * other events, by runs of one type, by markers and block markers, and by
+ * wanted events of the size of the cycle's event they stand in for (91,
+ * 51, 50: as large as 1, 8 and 2). */
+static const struct elw_decl cycle_decls[] = {
+	{0, 8, "Create thread"}, {1, 4, "Run thread"}, {2, 10, "Stop thread"},
+	{4, 6, "Migrate thread"}, {8, 6, "Wakeup thread"}, {18, 14, "Block marker"},
+	{50, 10, "Wanted, 10 bytes"}, {51, 6, "Wanted, 6 bytes"}, {91, 4, "Wanted, 4 bytes"},
+	{58, 0xFFFF, "User marker"}, {200, 5, "Unknown fixed"},
+};
+static const uint16_t cycle_wanted[] = {50, 51, 58, 91};
+
+static void cycle_event(struct elw *w, unsigned type, uint64_t *t)
+{
+	static const unsigned char zeros[16];
+	unsigned size = type == 0 ? 8 : type == 1 || type == 91 ? 4 : type == 2 || type == 50 ? 10
+		      : type == 200 ? 5 : 6;
+	elw_ev(w, type, ++*t, 0, 0);
+	elw_raw(w, zeros, size);
+}
+
+/* The wanted type as large as a cycle's type. */
+static unsigned stand_in(unsigned type) { return type == 1 ? 91 : type == 2 ? 50 : 51; }
+
+static void write_cycles(struct elw *w, size_t bytes)
+{
+	static const unsigned cycles[3][4] = {{1, 2}, {1, 8, 2}, {1, 8, 4, 2}};
+	uint32_t seed = 12345;
+	uint64_t t = 0;
+	elw_header(w, cycle_decls, sizeof(cycle_decls) / sizeof(cycle_decls[0]));
+	while (w->n < bytes) {
+		size_t blk = elw_block(w, t, (unsigned)(w->n & 1));
+		for (int step = 0; step < 200; step++) {
+			seed = seed * 1103515245u + 12345u;
+			unsigned what = seed >> 16 & 15, p = 2 + (seed >> 20) % 3;
+			unsigned k = 1 + (seed >> 8) % 40, cut = (seed >> 24) % 4 % p;
+			if (what < 10) {  /* k cycles and a part of one */
+				for (unsigned i = 0; i < k * p + cut; i++)
+					cycle_event(w, cycles[p - 2][i % p], &t);
+			} else if (what == 10) {  /* one of them stands in */
+				for (unsigned i = 0; i < 3 * p; i++) {
+					unsigned type = cycles[p - 2][i % p];
+					cycle_event(w, i == p + cut ? stand_in(type) : type, &t);
+				}
+			} else if (what < 13) {
+				cycle_event(w, what == 11 ? 200 : 0, &t);
+			} else if (what < 15) {
+				for (unsigned i = 0; i < 2 + k % 6; i++)
+					cycle_event(w, 4, &t);
+			} else {
+				elw_text(w, 58, ++t, "m");
+			}
+		}
+		elw_block_end(w, blk);
+	}
+	elw_end(w);
+}
+
+struct cycle_read {
+	int rc;
+	size_t wanted;
+	uint64_t digest, count, last;
+};
+
+/* Read all of b[0..n) (f: a mapped file instead), with only the wanted
+ * types asked for (fast) or every event returned. */
+static struct cycle_read read_cycles(const unsigned char *b, size_t n, FILE *f, int fast)
+{
+	struct cycle_read out = {0};
+	FILE *in = f ? f : open_mem(b, n);
+	struct lk_eventlog *r;
+	struct lk_eventlog_event ev;
+	if (f)
+		rewind(f);
+	if ((out.rc = lk_eventlog_open(in, &r)) == 0) {
+		if (fast)
+			lk_eventlog_want_only(r, cycle_wanted, 4);
+		while ((out.rc = lk_eventlog_next(r, &ev)) == 1)
+			if (ev.type == 50 || ev.type == 51 || ev.type == 58 || ev.type == 91) {
+				out.wanted++;
+				out.digest = out.digest * 31 + ev.time * 7 + ev.offset * 3 + ev.cap;
+			}
+		out.count = lk_eventlog_count(r);
+		out.last = lk_eventlog_last_time(r);
+		lk_eventlog_close(r);
+	}
+	if (!f)
+		fclose(in);
+	return out;
+}
+
+static int same_read(struct cycle_read a, struct cycle_read b)
+{
+	return a.rc == b.rc && a.wanted == b.wanted && a.digest == b.digest &&
+	       a.count == b.count && a.last == b.last;
+}
+
+/* Stepped over whole cycles at a time (only the wanted types asked for),
+ * the file gives the wanted events, the event count and, cut anywhere, the time of
+ * the last complete event that reading every event gives; in a buffer
+ * that slides (2 MB: 8 times its size) and in a mapped file. */
+static void test_cycles(void)
+{
+	struct elw w = {0};
+	write_cycles(&w, 2u << 20);
+	struct cycle_read all = read_cycles(w.b, w.n, NULL, 0), fast = read_cycles(w.b, w.n, NULL, 1);
+	FILE *f = tmpfile();
+	int written = f && fwrite(w.b, 1, w.n, f) == w.n && fflush(f) == 0;
+	struct cycle_read mapped = {.rc = -1};
+	if (written)
+		mapped = read_cycles(NULL, 0, f, 1);
+	if (f)
+		fclose(f);
+	ok(all.rc == 0 && all.wanted > 200 && same_read(all, fast) && same_read(all, mapped),
+	   "cycles: %zu wanted of %llu events alike read whole cycles at a time (buffered and "
+	   "mapped)", fast.wanted, (unsigned long long)fast.count);
+	int cuts_alike = 1, inside = 0;
+	size_t cut = 0;
+	for (int i = 1; i < 400 && cuts_alike; i++) {
+		cut = w.n * (size_t)i / 400 + (size_t)i % 17;
+		struct cycle_read a = read_cycles(w.b, cut, NULL, 0), b = read_cycles(w.b, cut, NULL, 1);
+		cuts_alike = (a.rc == LK_ETRUNC || a.rc == 0) && same_read(a, b);
+		inside += a.rc == LK_ETRUNC;   /* 0: cut between two events */
+	}
+	ok(cuts_alike && inside > 300,
+	   "cycles: cut at 399 places (%d inside an event), the same last event and count (%s at %zu)",
+	   inside, cuts_alike ? "last" : "differ", cut);
+	free(w.b);
+}
+
 static void test_cost_centres(void)
 {
 	struct elw w = {0};
@@ -903,6 +1034,7 @@ int main(int argc, char **argv)
 	test_ipe();
 	test_multicap();
 	test_next_same();
+	test_cycles();
 	test_cost_centres();
 	test_long_run();
 	test_points();
