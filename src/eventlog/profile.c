@@ -228,9 +228,15 @@ static size_t time_bucket(double t, double lo, double scale, size_t n)
 /* Sort by time, stably: first by buckets of time (a counting sort, in
  * input order within a bucket), after which insertion moves a point a few
  * places at most. The capabilities' buffers interleave whole stretches of
- * time, which insertion alone would move point by point. */
+ * time, which insertion alone would move point by point; one capability's
+ * points are in order already. */
 static void sort_points(double *t, double *v, size_t n, struct point *tmp)
 {
+	size_t ordered = 1;
+	while (ordered < n && t[ordered - 1] <= t[ordered])
+		ordered++;
+	if (ordered >= n)
+		return;
 	double lo = n ? t[0] : 0, hi = lo;
 	for (size_t i = 1; i < n; i++) {
 		lo = t[i] < lo ? t[i] : lo;

@@ -10,7 +10,13 @@
  * The hot loop is skip_fast(): events of a fixed-size type the caller did
  * not ask for (lk_eventlog_want_only) are stepped over inside the bytes at
  * hand by one table look-up each (skip[type] = whole event size, 0 = needs
- * the careful path), without a call, a copy or a return per event.
+ * the careful path), without a call, a copy or a return per event. Where
+ * the types repeat, no step waits for the look-up of the one before: a
+ * run of one type, a cycle of 2-4 types (a concurrent program's
+ * scheduler), or the same stretch as between the two events asked for
+ * before (a collection's dozen events between two heap sizes) is checked
+ * four or more types at a time and stepped over whole
+ * (docs/performance.md, "Eventlogs that GHC wrote").
  *
  * Never trusts the input: every length is checked against what the file
  * really holds before it is used. Never prints; failures carry their detail
@@ -56,6 +62,17 @@ struct type_name {
 	char *name;
 };
 
+/* The events skip_fast() stepped over between two others one at a time:
+ * a program that collects its garbage often writes the same dozen events
+ * between two heap sizes at every collection. */
+enum { STRETCH_MAX = 16 };
+struct stretch {
+	uint16_t type[STRETCH_MAX];  /* as they lie in the file */
+	uint32_t off[STRETCH_MAX];   /* from the first */
+	unsigned n;                  /* 0: none */
+	size_t len;                  /* bytes of all n */
+};
+
 struct lk_eventlog {
 	FILE *f;
 	struct lk_filemap *map;  /* NULL: read into buf */
@@ -74,6 +91,7 @@ struct lk_eventlog {
 	uint8_t declared[65536 / 8];
 	uint8_t unwanted[65536 / 8];  /* lk_eventlog_want_only(): not returned */
 	uint32_t skip[65536];         /* 10 + size: fast-skippable; 0: not */
+	struct stretch stretch;       /* what skip_fast() stepped over last time */
 	struct type_name *names;
 	size_t n_names, cap_names;
 };
@@ -324,6 +342,7 @@ static void update_skip(struct lk_eventlog *r, uint16_t id)
 void lk_eventlog_want_only(struct lk_eventlog *r, const uint16_t *types, size_t n)
 {
 	memset(r->unwanted, 0xFF, sizeof(r->unwanted));
+	r->stretch.n = 0;   /* its types may be wanted now */
 	for (size_t i = 0; i < n; i++)
 		r->unwanted[types[i] / 8] &= (uint8_t)~(1u << (types[i] % 8));
 	/* undeclared types keep skip 0, untouched: the table's pages are only
@@ -438,16 +457,43 @@ static inline size_t skip_cycles(const uint8_t *b, size_t pos, size_t end, const
 	return pos;
 }
 
+/* Whether the events at p are those of st, type by type: the loads do not
+ * wait for each other. */
+static inline int same_stretch(const uint8_t *p, const struct stretch *st)
+{
+	unsigned diff = 0;
+	for (unsigned k = 0; k < st->n; k++) {
+		uint16_t t;
+		memcpy(&t, p + st->off[k], 2);
+		diff |= (unsigned)(t ^ st->type[k]);
+	}
+	return diff == 0;
+}
+
 /* Step over the blindly skippable events (update_skip) that lie wholly in
  * buf[pos..len); stops at the first other event, or at the end of what is
- * at hand. */
+ * at hand. A stretch like the one stepped over last time is stepped over
+ * at once. */
 static void skip_fast(struct lk_eventlog *r)
 {
 	const uint8_t *b = r->buf;
 	size_t pos = r->pos, end = r->len, last = SIZE_MAX;
 	uint64_t count = 0;
 	struct recent h;
+	struct stretch *st = &r->stretch, seen;
+	int again = 0;
 	h.n = 0;
+	seen.n = 0;
+	if (st->n) {
+		prefetch_ahead(b + pos);
+		if (end - pos >= st->len && same_stretch(b + pos, st)) {
+			pos += st->len;
+			count += st->n;
+			last = pos - (st->len - st->off[st->n - 1]);
+			again = 1;
+			seen.n = STRETCH_MAX + 1;
+		}
+	}
 	while (end - pos >= 2) {
 		uint16_t raw;  /* the type as it lies in the file, big-endian */
 		memcpy(&raw, b + pos, 2);
@@ -476,16 +522,34 @@ static void skip_fast(struct lk_eventlog *r)
 		last = pos - n;
 		if (last != at) {  /* a run: cycles start again after it */
 			h.n = 0;
+			seen.n = STRETCH_MAX + 1;
 			continue;
+		}
+		if (seen.n < STRETCH_MAX) {
+			seen.type[seen.n] = raw;
+			seen.off[seen.n] = (uint32_t)(at - r->pos);
+			seen.n++;
+		} else {
+			seen.n = STRETCH_MAX + 1;  /* too long */
 		}
 		h.type[h.n % 8] = raw;
 		h.at[h.n % 8] = at;
 		h.n++;
-		unsigned p = recent_period(&h);
+		/* cycles once the stretch is too long for a template */
+		unsigned p = seen.n > STRETCH_MAX ? recent_period(&h) : 0;
 		if (p) {
 			pos = skip_cycles(b, pos, end, &h, p, &count, &last);
 			h.n = 0;
 		}
+	}
+	/* The template for next time: what was stepped over one by one; none
+	 * after runs, cycles or a long stretch (not checked in vain then); the
+	 * same after no event (a heap size, then a heap live) */
+	if (!again && seen.n > STRETCH_MAX) {
+		st->n = 0;
+	} else if (!again && seen.n > 0) {
+		seen.len = pos - r->pos;
+		*st = seen;
 	}
 	if (last != SIZE_MAX) {
 		r->last_time = be64(b + last + 2);

@@ -438,7 +438,9 @@ static void test_next_same(void)
  * wake up, stop" over and over; periods 2, 3 and 4), cut short, broken by
  * other events, by runs of one type, by markers and block markers, and by
  * wanted events of the size of the cycle's event they stand in for (91,
- * 51, 50: as large as 1, 8 and 2). */
+ * 51, 50: as large as 1, 8 and 2); and collections: the same ten events
+ * and a heap size (50) again and again, now and then one of the ten
+ * standing in or the heap size left out. */
 static const struct elw_decl cycle_decls[] = {
 	{0, 8, "Create thread"}, {1, 4, "Run thread"}, {2, 10, "Stop thread"},
 	{4, 6, "Migrate thread"}, {8, 6, "Wakeup thread"}, {18, 14, "Block marker"},
@@ -459,6 +461,8 @@ static void cycle_event(struct elw *w, unsigned type, uint64_t *t)
 /* The wanted type as large as a cycle's type. */
 static unsigned stand_in(unsigned type) { return type == 1 ? 91 : type == 2 ? 50 : 51; }
 
+static const unsigned collection[10] = {2, 0, 8, 4, 8, 4, 1, 200, 0, 2};
+
 static void write_cycles(struct elw *w, size_t bytes)
 {
 	static const unsigned cycles[3][4] = {{1, 2}, {1, 8, 2}, {1, 8, 4, 2}};
@@ -471,10 +475,21 @@ static void write_cycles(struct elw *w, size_t bytes)
 			seed = seed * 1103515245u + 12345u;
 			unsigned what = seed >> 16 & 15, p = 2 + (seed >> 20) % 3;
 			unsigned k = 1 + (seed >> 8) % 40, cut = (seed >> 24) % 4 % p;
-			if (what < 10) {  /* k cycles and a part of one */
+			if (what == 9 || what == 10) {  /* collections: a stretch, a heap size */
+				for (unsigned i = 0; i < k; i++) {
+					seed = seed * 1103515245u + 12345u;
+					unsigned odd = seed >> 16 & 7, at = (seed >> 20) % 10;
+					for (unsigned j = 0; j < 10; j++) {
+						unsigned type = collection[j];
+						cycle_event(w, odd == 0 && j == at ? stand_in(type) : type, &t);
+					}
+					if (odd != 1)   /* else two stretches in one */
+						cycle_event(w, 50, &t);
+				}
+			} else if (what < 8) {  /* k cycles and a part of one */
 				for (unsigned i = 0; i < k * p + cut; i++)
 					cycle_event(w, cycles[p - 2][i % p], &t);
-			} else if (what == 10) {  /* one of them stands in */
+			} else if (what == 8) {  /* one of them stands in */
 				for (unsigned i = 0; i < 3 * p; i++) {
 					unsigned type = cycles[p - 2][i % p];
 					cycle_event(w, i == p + cut ? stand_in(type) : type, &t);
@@ -563,6 +578,26 @@ static void test_cycles(void)
 	   "cycles: cut at 399 places (%d inside an event), the same last event and count (%s at %zu)",
 	   inside, cuts_alike ? "last" : "differ", cut);
 	free(w.b);
+
+	/* collections only, cut at every byte of the last three */
+	struct elw c = {0};
+	uint64_t t = 0;
+	elw_header(&c, cycle_decls, sizeof(cycle_decls) / sizeof(cycle_decls[0]));
+	size_t tail = 0;
+	for (int i = 0; i < 30; i++) {
+		if (i == 27)
+			tail = c.n;
+		for (unsigned j = 0; j < 10; j++)
+			cycle_event(&c, collection[j], &t);
+		cycle_event(&c, 50, &t);
+	}
+	elw_end(&c);
+	cuts_alike = 1;
+	for (cut = tail; cut <= c.n && cuts_alike; cut++)
+		cuts_alike = same_read(read_cycles(c.b, cut, NULL, 0), read_cycles(c.b, cut, NULL, 1));
+	ok(cuts_alike, "collections: cut at every byte of the last three, the same last event and "
+	   "count (%s at %zu)", cuts_alike ? "last" : "differ", cut - 1);
+	free(c.b);
 }
 
 static void test_cost_centres(void)
