@@ -12,10 +12,11 @@
  * hand by one table look-up each (skip[type] = whole event size, 0 = needs
  * the careful path), without a call, a copy or a return per event. Where
  * the types repeat, no step waits for the look-up of the one before: a
- * run of one type, a cycle of 2-4 types (a concurrent program's
- * scheduler), or the same stretch as between the two events asked for
- * before (a collection's dozen events between two heap sizes) is checked
- * four or more types at a time and stepped over whole
+ * run of one type, a cycle of 2-16 types (a concurrent program's
+ * scheduler; a capability's part of each collection), or the same stretch
+ * as between the two events asked for before (a collection's dozen events
+ * between two heap sizes) is checked four or more types at a time and
+ * stepped over whole
  * (docs/performance.md, "Eventlogs that GHC wrote").
  *
  * Never trusts the input: every length is checked against what the file
@@ -92,6 +93,8 @@ struct lk_eventlog {
 	uint8_t unwanted[65536 / 8];  /* lk_eventlog_want_only(): not returned */
 	uint32_t skip[65536];         /* 10 + size: fast-skippable; 0: not */
 	struct stretch stretch;       /* what skip_fast() stepped over last time */
+	uint32_t serial;              /* events skip_fast() stepped over one by one */
+	uint32_t seen_at[65536];      /* by type: the serial of its last one */
 	struct type_name *names;
 	size_t n_names, cap_names;
 };
@@ -395,28 +398,29 @@ static size_t ipe_length(const uint8_t *p, size_t avail)
 
 /* The last events skip_fast() stepped over one at a time (not in a run of
  * one type), for cycles of types: a concurrent program's scheduler writes
- * "run thread, wake up thread, stop thread" again and again. */
+ * "run thread, wake up thread, stop thread" again and again, a capability
+ * that helps another collect the seven events of its part each time. */
+enum { CYCLE_MAX = STRETCH_MAX, RECENT = 2 * CYCLE_MAX };
 struct recent {
-	uint16_t type[8];  /* as they lie in the file */
-	size_t at[8];      /* positions in buf */
-	unsigned n;        /* pushed since the last run; entry i at [i % 8] */
+	uint16_t type[RECENT];  /* as they lie in the file */
+	size_t at[RECENT];      /* positions in buf */
+	unsigned n;             /* pushed since the last run; entry i at [i % RECENT] */
 };
 
-/* The period P (2-4) of the recent events, if the last 2P of them repeat
- * the last P; 0 if none. */
-static inline unsigned recent_period(const struct recent *h)
+/* The period P (2 to CYCLE_MAX) of the recent events, if the last 2P of
+ * them repeat the last P; 0 if none. The candidate is the distance to the
+ * type's last place (r->seen_at, by event serial). */
+static inline unsigned recent_period(struct lk_eventlog *r, const struct recent *h, uint16_t id)
 {
-	const uint16_t *t = h->type;
+	uint32_t serial = ++r->serial, p = serial - r->seen_at[id];
+	r->seen_at[id] = serial;
+	if (p < 2 || p > CYCLE_MAX || h->n < 2 * p)
+		return 0;
 	unsigned i = h->n - 1;
-#define T(k) t[(i - (k)) % 8]
-	if (h->n >= 4 && T(2) == T(0) && T(3) == T(1))
-		return 2;
-	if (h->n >= 6 && T(3) == T(0) && T(4) == T(1) && T(5) == T(2))
-		return 3;
-	if (h->n >= 8 && T(4) == T(0) && T(5) == T(1) && T(6) == T(2) && T(7) == T(3))
-		return 4;
-#undef T
-	return 0;
+	for (unsigned k = 0; k < p; k++)
+		if (h->type[(i - k) % RECENT] != h->type[(i - k - p) % RECENT])
+			return 0;
+	return p;
 }
 
 /* Step over whole cycles of the last p recent events from pos (just past
@@ -426,19 +430,19 @@ static inline unsigned recent_period(const struct recent *h)
 static inline size_t skip_cycles(const uint8_t *b, size_t pos, size_t end, const struct recent *h,
 				 unsigned p, uint64_t *count, size_t *last)
 {
-	size_t first = h->at[(h->n - p) % 8], period = pos - first;
+	size_t first = h->at[(h->n - p) % RECENT], period = pos - first;
 	size_t off[4], need = 0;
 	uint16_t want[4];
 	unsigned cycles = 4 / p;  /* whole cycles a step covers */
 	for (unsigned k = 0; k < 4; k++) {
-		unsigned m = (h->n - p + k % p) % 8;
-		size_t next = k % p + 1 < p ? h->at[(m + 1) % 8] : pos;
+		unsigned m = (h->n - p + k % p) % RECENT;
+		size_t next = k % p + 1 < p ? h->at[(m + 1) % RECENT] : pos;
 		off[k] = k / p * period + (h->at[m] - first);
 		want[k] = h->type[m];
 		if (off[k] + (next - h->at[m]) > need)
 			need = off[k] + (next - h->at[m]);
 	}
-	size_t step = cycles * period, last_size = pos - h->at[(h->n - 1) % 8];
+	size_t step = cycles * period, last_size = pos - h->at[(h->n - 1) % RECENT];
 	size_t from = pos;
 	uint16_t t0, t1, t2, t3;
 	while (end - pos >= need) {
@@ -468,6 +472,32 @@ static inline int same_stretch(const uint8_t *p, const struct stretch *st)
 		diff |= (unsigned)(t ^ st->type[k]);
 	}
 	return diff == 0;
+}
+
+/* skip_cycles() for cycles of 5 to CYCLE_MAX events: one cycle's types
+ * checked at once (same_stretch) at a time. */
+static inline size_t skip_long_cycles(const uint8_t *b, size_t pos, size_t end,
+				      const struct recent *h, unsigned p, uint64_t *count,
+				      size_t *last)
+{
+	struct stretch cycle;
+	size_t first = h->at[(h->n - p) % RECENT];
+	for (unsigned k = 0; k < p; k++) {
+		unsigned m = (h->n - p + k) % RECENT;
+		cycle.type[k] = h->type[m];
+		cycle.off[k] = (uint32_t)(h->at[m] - first);
+	}
+	cycle.n = p;
+	cycle.len = pos - first;
+	size_t from = pos;
+	while (end - pos >= cycle.len && same_stretch(b + pos, &cycle)) {
+		prefetch_ahead(b + pos);
+		pos += cycle.len;
+		*count += p;
+	}
+	if (pos != from)
+		*last = pos - (cycle.len - cycle.off[p - 1]);
+	return pos;
 }
 
 /* Step over the blindly skippable events (update_skip) that lie wholly in
@@ -532,15 +562,18 @@ static void skip_fast(struct lk_eventlog *r)
 		} else {
 			seen.n = STRETCH_MAX + 1;  /* too long */
 		}
-		h.type[h.n % 8] = raw;
-		h.at[h.n % 8] = at;
+		h.type[h.n % RECENT] = raw;
+		h.at[h.n % RECENT] = at;
 		h.n++;
-		/* cycles once the stretch is too long for a template */
-		unsigned p = seen.n > STRETCH_MAX ? recent_period(&h) : 0;
-		if (p) {
+		unsigned p = recent_period(r, &h, be16(b + at));
+		if (seen.n <= STRETCH_MAX)  /* cycles once too long for a template */
+			p = 0;
+		if (p > 4)
+			pos = skip_long_cycles(b, pos, end, &h, p, &count, &last);
+		else if (p)
 			pos = skip_cycles(b, pos, end, &h, p, &count, &last);
+		if (p)
 			h.n = 0;
-		}
 	}
 	/* The template for next time: what was stepped over one by one; none
 	 * after runs, cycles or a long stretch (not checked in vain then); the

@@ -435,12 +435,12 @@ static void test_next_same(void)
 }
 
 /* Scheduler events in cycles, as a concurrent program writes them ("run,
- * wake up, stop" over and over; periods 2, 3 and 4), cut short, broken by
- * other events, by runs of one type, by markers and block markers, and by
- * wanted events of the size of the cycle's event they stand in for (91,
- * 51, 50: as large as 1, 8 and 2); and collections: the same ten events
- * and a heap size (50) again and again, now and then one of the ten
- * standing in or the heap size left out. */
+ * wake up, stop" over and over; periods 2, 3, 4, 7 and 16), cut short,
+ * broken by other events, by runs of one type, by markers and block
+ * markers, and by wanted events of the size of the cycle's event they
+ * stand in for (91, 51, 50: as large as 1, 8 and 2); and collections: the
+ * same ten events and a heap size (50) again and again, now and then one
+ * of the ten standing in or the heap size left out. */
 static const struct elw_decl cycle_decls[] = {
 	{0, 8, "Create thread"}, {1, 4, "Run thread"}, {2, 10, "Stop thread"},
 	{4, 6, "Migrate thread"}, {8, 6, "Wakeup thread"}, {18, 14, "Block marker"},
@@ -465,7 +465,10 @@ static const unsigned collection[10] = {2, 0, 8, 4, 8, 4, 1, 200, 0, 2};
 
 static void write_cycles(struct elw *w, size_t bytes)
 {
-	static const unsigned cycles[3][4] = {{1, 2}, {1, 8, 2}, {1, 8, 4, 2}};
+	static const unsigned cycles[5][16] = {
+		{1, 2}, {1, 8, 2}, {1, 8, 4, 2}, {1, 8, 4, 0, 200, 2, 8},
+		{1, 8, 4, 0, 200, 2, 8, 4, 1, 0, 0, 2, 200, 8, 4, 2}};
+	static const unsigned periods[5] = {2, 3, 4, 7, 16};
 	uint32_t seed = 12345;
 	uint64_t t = 0;
 	elw_header(w, cycle_decls, sizeof(cycle_decls) / sizeof(cycle_decls[0]));
@@ -473,8 +476,8 @@ static void write_cycles(struct elw *w, size_t bytes)
 		size_t blk = elw_block(w, t, (unsigned)(w->n & 1));
 		for (int step = 0; step < 200; step++) {
 			seed = seed * 1103515245u + 12345u;
-			unsigned what = seed >> 16 & 15, p = 2 + (seed >> 20) % 3;
-			unsigned k = 1 + (seed >> 8) % 40, cut = (seed >> 24) % 4 % p;
+			unsigned what = seed >> 16 & 15, c = (seed >> 20) % 5, p = periods[c];
+			unsigned k = 1 + (seed >> 8) % 40, cut = (seed >> 24) % p;
 			if (what == 9 || what == 10) {  /* collections: a stretch, a heap size */
 				for (unsigned i = 0; i < k; i++) {
 					seed = seed * 1103515245u + 12345u;
@@ -488,10 +491,10 @@ static void write_cycles(struct elw *w, size_t bytes)
 				}
 			} else if (what < 8) {  /* k cycles and a part of one */
 				for (unsigned i = 0; i < k * p + cut; i++)
-					cycle_event(w, cycles[p - 2][i % p], &t);
+					cycle_event(w, cycles[c][i % p], &t);
 			} else if (what == 8) {  /* one of them stands in */
 				for (unsigned i = 0; i < 3 * p; i++) {
-					unsigned type = cycles[p - 2][i % p];
+					unsigned type = cycles[c][i % p];
 					cycle_event(w, i == p + cut ? stand_in(type) : type, &t);
 				}
 			} else if (what < 13) {
