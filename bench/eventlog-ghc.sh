@@ -8,7 +8,9 @@
 #             at every hand-over, and a growing map (the censuses);
 #   churn     bench/ghc-churn, run with +RTS -l -hT -i0.05 -A64k: a cache
 #             that keeps one request in a thousand, so the eventlog is
-#             mostly the dozen events of each collection around a heap size.
+#             mostly the dozen events of each collection around a heap size;
+#   churn-n2  the same built -threaded and run with -N2: each collection's
+#             events on the capability that helps come in cycles of seven.
 # The file is measured by bench/eventlog-throughput.sh (RUNS and PEER as
 # there). Exit 77 without ghc.
 set -eu
@@ -28,8 +30,13 @@ churn)
 	ghc -O2 -rtsopts -eventlog -v0 -outputdir "$tmp" -o "$tmp/prog" bench/ghc-churn/Main.hs
 	# about 150,000 requests a MB
 	(cd "$tmp" && ./prog $((mb * 150000)) +RTS -l -hT -i0.05 -A64k -RTS > /dev/null) ;;
+churn-n2)
+	ghc -O2 -threaded -rtsopts -eventlog -v0 -outputdir "$tmp" -o "$tmp/prog" \
+		bench/ghc-churn/Main.hs
+	# about 80,000 requests a MB
+	(cd "$tmp" && ./prog $((mb * 80000)) +RTS -N2 -l -hT -i0.05 -A64k -RTS > /dev/null) ;;
 *)
-	echo "usage: eventlog-ghc.sh [MEGABYTES] [pingpong|churn]" >&2
+	echo "usage: eventlog-ghc.sh [MEGABYTES] [pingpong|churn|churn-n2]" >&2
 	exit 2 ;;
 esac
 EVENTLOG="$tmp/prog.eventlog" sh bench/eventlog-throughput.sh

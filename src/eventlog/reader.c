@@ -398,8 +398,9 @@ static size_t ipe_length(const uint8_t *p, size_t avail)
 
 /* The last events skip_fast() stepped over one at a time (not in a run of
  * one type), for cycles of types: a concurrent program's scheduler writes
- * "run thread, wake up thread, stop thread" again and again, a capability
- * that helps another collect the seven events of its part each time. */
+ * "run thread, wake up thread, stop thread" again and again; a capability
+ * that helps another collect writes the seven events of its part each
+ * time. */
 enum { CYCLE_MAX = STRETCH_MAX, RECENT = 2 * CYCLE_MAX };
 struct recent {
 	uint16_t type[RECENT];  /* as they lie in the file */
