@@ -37,9 +37,7 @@ FILE *lk_cli_open_out(const char *path)
 		lk_cli_error("cannot write '%s': %s", path, lk_cli_errtext(-errno));
 		return NULL;
 	}
-	if (!buffer)
-		buffer = malloc(OUT_BUFFER);
-	if (f != stdout && buffer)
+	if (f != stdout && (buffer || (buffer = malloc(OUT_BUFFER))))
 		setvbuf(f, buffer, _IOFBF, OUT_BUFFER);
 	/* and without stdio's lock on every call (a tenth of an HTML report
 	 * of many small writes): the commands write from one thread */

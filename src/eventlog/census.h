@@ -9,8 +9,9 @@
  * points (fewer, down to LK_PROFILE_SAMPLES_MIN, where bands x points would
  * pass LK_PROFILE_VALUES_MAX), each the mean of `stride` consecutive
  * censuses: when the points are full, neighbours merge and the stride
- * doubles, so files of up to that many censuses keep every value. Bands are numbered by the caller (0, 1,
- * ... as it meets them); a band absent from a census is 0 there.
+ * doubles, so files of up to that many censuses keep every value. Bands
+ * are numbered by the caller (0, 1, ... as it meets them); a band absent
+ * from a census is 0 there.
  *
  * Use: lk_census_begin(t) at each census, lk_census_add() for each of its
  * samples, lk_census_end(); then lk_census_finish() once, and read the

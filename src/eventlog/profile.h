@@ -16,10 +16,10 @@
  * and markers are sorted by time at the end (censuses are written in time
  * order). Memory is bounded by bands x LK_PROFILE_SAMPLES_MAX, and by
  * LK_PROFILE_VALUES_MAX with many bands (census.h), never by the length of
- * the run: past that many censuses, each drawn
- * point is the mean of 2, 4, 8 ... consecutive censuses, while the band
- * statistics still cover every census (plus the IPE / cost-centre tables,
- * and series decimated to at most LK_PROFILE_SERIES_MAX points).
+ * the run: past that many censuses, each drawn point is the mean of 2, 4,
+ * 8 ... consecutive censuses, while the band statistics still cover every
+ * census (plus the IPE / cost-centre tables, and series decimated to at
+ * most LK_PROFILE_SERIES_MAX points).
  */
 #ifndef LK_EVENTLOG_PROFILE_H
 #define LK_EVENTLOG_PROFILE_H

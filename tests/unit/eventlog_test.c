@@ -768,6 +768,15 @@ static void test_long_run(void)
 	free(w.b);
 }
 
+/* End the global block g and the file, and read its heap profile. */
+static int end_and_profile(struct elw *w, size_t g, struct lk_timeline *tl)
+{
+	struct lk_profile_stats st;
+	elw_block_end(w, g);
+	elw_end(w);
+	return profile(w->b, w->n, tl, &st, 0);
+}
+
 /* Bands that come late or once, over 32 censuses: every band's value at
  * every census, whether the bands' arrays are filled eight censuses at a
  * time (censuses 16-31, as wide as all bands) or census by census (the
@@ -789,11 +798,8 @@ static void test_points(void)
 			elw_sample_string(&w, ns, "LATE", 1000 + (uint64_t)i);
 		elw_sample_end(&w, ns);
 	}
-	elw_block_end(&w, g);
-	elw_end(&w);
 	struct lk_timeline tl;
-	struct lk_profile_stats st;
-	int rc = profile(w.b, w.n, &tl, &st, 0);
+	int rc = end_and_profile(&w, g, &tl);
 	const struct lk_band *all = rc ? NULL : band(&tl, "ALL"), *once = rc ? NULL : band(&tl, "ONCE"),
 			     *late = rc ? NULL : band(&tl, "LATE");
 	int same = all && once && late && tl.n_samples == N;
@@ -834,11 +840,8 @@ static void test_many_bands(void)
 		}
 		elw_sample_end(&w, ns);
 	}
-	elw_block_end(&w, g);
-	elw_end(&w);
 	struct lk_timeline tl;
-	struct lk_profile_stats st;
-	int rc = profile(w.b, w.n, &tl, &st, 0);
+	int rc = end_and_profile(&w, g, &tl);
 	char want[64];
 	snprintf(want, sizeof(want), "%d, each the mean of %d censuses", POINTS, STRIDE);
 	ok(rc == 0 && tl.n_bands == many + 1 && tl.n_samples == POINTS && meta(&tl, "points") &&
