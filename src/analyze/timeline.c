@@ -103,18 +103,23 @@ void lk_band_stats_compute(const double *t, const double *v, size_t n,
 	out->fit = r2 < 0 ? 0 : r2 > 1 ? 1 : r2;
 }
 
-static int by_integrated(const void *pa, const void *pb)
+int lk_band_order(const struct lk_band_stats *a, const char *ida, const struct lk_band_stats *b,
+		  const char *idb)
 {
-	const struct lk_band *a = pa, *b = pb;
-	if (a->stats.integrated != b->stats.integrated)
-		return a->stats.integrated > b->stats.integrated ? -1 : 1;
-	if (a->stats.peak != b->stats.peak)
-		return a->stats.peak > b->stats.peak ? -1 : 1;
-	/* ties: by id, so the order is reproducible */
-	const char *x = a->id ? a->id : "", *y = b->id ? b->id : "";
+	if (a->integrated != b->integrated)
+		return a->integrated > b->integrated ? -1 : 1;
+	if (a->peak != b->peak)
+		return a->peak > b->peak ? -1 : 1;
+	const char *x = ida ? ida : "", *y = idb ? idb : "";
 	while (*x && *x == *y)
 		x++, y++;
 	return (unsigned char)*x - (unsigned char)*y;
+}
+
+static int by_integrated(const void *pa, const void *pb)
+{
+	const struct lk_band *a = pa, *b = pb;
+	return lk_band_order(&a->stats, a->id, &b->stats, b->id);
 }
 
 void lk_timeline_sort(struct lk_timeline *tl)

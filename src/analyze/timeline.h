@@ -90,6 +90,12 @@ void lk_timeline_finish(struct lk_timeline *tl);
 /* Sort bands by integrated size, their stats already set. */
 void lk_timeline_sort(struct lk_timeline *tl);
 
+/* The order of lk_timeline_sort: <0 if the band of statistics a and id
+ * ida (NULL: "") comes before that of b and idb. Larger integrated size
+ * first, then larger peak, then id as text (reproducible ties). */
+int lk_band_order(const struct lk_band_stats *a, const char *ida, const struct lk_band_stats *b,
+		  const char *idb);
+
 /* Statistics of values sampled at times (n points). */
 void lk_band_stats_compute(const double *times, const double *values, size_t n,
 			   struct lk_band_stats *out);

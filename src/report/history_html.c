@@ -95,22 +95,17 @@ static int series(struct lk_timeline *tl, const struct lk_history *h, const char
 	return 0;
 }
 
-/* A site in the order of the charted bands (lk_timeline_sort: integrated
- * size, peak, then the id "site N" as text). */
+/* A site in the order of the charted bands (lk_band_order). */
 struct pick {
-	double integrated, peak;
-	char id[12];    /* N of "site N" */
+	const struct lk_band_stats *stats;  /* the site's, cached in h */
+	char id[20];                        /* "site N", as its band's */
 	size_t site;
 };
 
 static int by_size(const void *pa, const void *pb)
 {
 	const struct pick *a = pa, *b = pb;
-	if (a->integrated != b->integrated)
-		return a->integrated > b->integrated ? -1 : 1;
-	if (a->peak != b->peak)
-		return a->peak > b->peak ? -1 : 1;
-	return strcmp(a->id, b->id);
+	return lk_band_order(a->stats, a->id, b->stats, b->id);
 }
 
 /* The MAX_BANDS sites of largest integrated size, chosen from their cached
@@ -129,9 +124,8 @@ static int top_sites(const struct lk_history *h, struct pick **out, size_t *n_ou
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct lk_hist_site *s = &h->sites[idx[i]];
-		const struct lk_band_stats *st = lk_history_site_stats(h, s);
-		p[i] = (struct pick){st->integrated, st->peak, "", idx[i]};
-		snprintf(p[i].id, sizeof(p[i].id), "%" PRIu32, s->id);
+		p[i] = (struct pick){lk_history_site_stats(h, s), "", idx[i]};
+		snprintf(p[i].id, sizeof(p[i].id), "site %" PRIu32, s->id);
 	}
 	free(idx);
 	if (n > MAX_BANDS) {
@@ -160,7 +154,7 @@ static int bands(struct lk_timeline *tl, const struct lk_history *h)
 		struct lk_band *b = &tl->bands[tl->n_bands++];
 		if ((rc = lk_history_symbolize(h, s)))
 			break;
-		b->id = fmt("site %" PRIu32, s->id);
+		b->id = strdup(p[i].id);
 		b->label = site_label(s);
 		b->values = lk_history_site_values(h, p[i].site);
 		b->stats = *lk_history_site_stats(h, s);
