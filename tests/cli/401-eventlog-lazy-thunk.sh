@@ -3,7 +3,7 @@
 . "$(dirname "$0")/../lib.sh"
 command -v ghc > /dev/null || skip "ghc is not installed"
 bin=$(victim hs_lazy_thunk) || exit 1
-(cd "$T" && "$bin" +RTS -l -hT -i0.05 -ol"$T/lazy.eventlog" -RTS > /dev/null) || fail "victim failed"
+(cd "$T" && "$bin" +RTS -l -hT -i0.01 -ol"$T/lazy.eventlog" -RTS > /dev/null) || fail "victim failed"
 "$LEAKSCOPE" eventlog --format json -o "$T/lazy.json" "$T/lazy.eventlog" 2> "$T/err" || { cat "$T/err"; fail "eventlog exit $?"; }
 j=$T/lazy.json
 expect_json "$j" '.schema == "leakscope-timeline/1"'

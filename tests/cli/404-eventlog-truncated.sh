@@ -3,7 +3,7 @@
 . "$(dirname "$0")/../lib.sh"
 command -v ghc > /dev/null || skip "ghc is not installed"
 bin=$(victim hs_lazy_thunk) || exit 1
-(cd "$T" && "$bin" +RTS -l -hT -i0.05 -ol"$T/full.eventlog" -RTS > /dev/null) || fail "victim failed"
+(cd "$T" && "$bin" +RTS -l -hT -i0.01 -ol"$T/full.eventlog" -RTS > /dev/null) || fail "victim failed"
 size=$(wc -c < "$T/full.eventlog")
 # heap samples sit near the end (global buffer): cut 3 bytes before the end
 head -c $((size - 3)) "$T/full.eventlog" > "$T/cut.eventlog"
