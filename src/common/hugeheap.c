@@ -26,10 +26,10 @@
  * MiB) would land there otherwise, in 4 KiB pages, a fault each (CPython's
  * report: 796 page faults, 158 without them, 11.96 -> 11.03 ms).
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -63,14 +63,15 @@ static int unlimited(int resource)
 /* No limit or accounting that a growth by the pad could run into. */
 int lk_hugeheap_allowed(void)
 {
-	FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
-	int mode = 2;   /* unknown: as if strict */
-	if (f) {
-		if (fscanf(f, "%d", &mode) != 1)
-			mode = 2;
-		fclose(f);
+	/* read(2), not stdio: no FILE, no buffer, before malloc is set up */
+	char mode = '2';   /* unknown: as if strict */
+	int fd = open("/proc/sys/vm/overcommit_memory", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (read(fd, &mode, 1) != 1)
+			mode = '2';
+		close(fd);
 	}
-	return mode != 2 && unlimited(RLIMIT_AS) && unlimited(RLIMIT_DATA);
+	return mode != '2' && unlimited(RLIMIT_AS) && unlimited(RLIMIT_DATA);
 }
 
 /* The stretch before the first huge page and the forced block's front,

@@ -11,7 +11,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/error.h"
 #include "eventlog/census.h"
@@ -625,6 +624,22 @@ static int on_program_args(struct builder *b, const uint8_t *p, size_t len)
 	return meta_set(b->tl, "program", s);
 }
 
+/* SECS since 1970 as "YYYY-MM-DDTHH:MM:SSZ" (the proleptic Gregorian
+ * calendar of days from civil dates; not gmtime_r(), which reads the time
+ * zone's file on its first call, seven system calls for nothing here). */
+static void utc_text(uint64_t secs, char *buf, size_t size)
+{
+	uint64_t days = secs / 86400, s = secs % 86400;
+	uint64_t z = days + 719468, era = z / 146097, doe = z % 146097;
+	uint64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	uint64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+	uint8_t day = (uint8_t)(doy - (153 * mp + 2) / 5 + 1);
+	uint8_t month = (uint8_t)(mp < 10 ? mp + 3 : mp - 9);
+	uint32_t year = (uint32_t)(yoe + era * 400 + (month <= 2));
+	snprintf(buf, size, "%04u-%02u-%02uT%02u:%02u:%02uZ", year, month, day,
+		 (uint8_t)(s / 3600), (uint8_t)(s / 60 % 60), (uint8_t)(s % 60));
+}
+
 static int on_wall_clock(struct builder *b, uint64_t t, const uint8_t *p, size_t len)
 {
 	if (len < 16)
@@ -632,11 +647,8 @@ static int on_wall_clock(struct builder *b, uint64_t t, const uint8_t *p, size_t
 	double wall = (double)be64(p + 4) + be32(p + 12) / 1e9 - (double)t / 1e9;
 	if (!(wall > 0 && wall < 1e11))  /* before 1970 or after year 5000: nonsense */
 		return 0;
-	time_t secs = (time_t)wall;
-	struct tm tm;
-	char buf[64];
-	if (!gmtime_r(&secs, &tm) || !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return 0;
+	char buf[40];
+	utc_text((uint64_t)wall, buf, sizeof(buf));
 	return meta_set(b->tl, "start", strdup(buf));
 }
 

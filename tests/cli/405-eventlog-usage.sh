@@ -24,5 +24,15 @@ expect_grep "$T/seed0.eventlog.html" '<script type="application/json" id="data">
 if grep -Eq '(src|href)="https?:' "$T/seed0.eventlog.html"; then fail "html loads from the network"; fi
 "$LEAKSCOPE" eventlog --format text -o "$T/seed.txt" "$T/seed0.eventlog" || fail "text exit $?"
 expect_grep "$T/seed.txt" '^ +1 .*THUNK_2_0'
+# a report written over an existing file holds the report and nothing
+# more, whether the file was longer or shorter (it is overwritten in
+# place and cut at the end, not truncated first)
+"$LEAKSCOPE" eventlog --format json -o - "$T/seed0.eventlog" > "$T/stdout.json" || fail "json exit $?"
+head -c 100000 /dev/zero | tr '\0' x > "$T/over.json"
+"$LEAKSCOPE" eventlog --format json -o "$T/over.json" "$T/seed0.eventlog" || fail "json over a longer file: exit $?"
+cmp "$T/stdout.json" "$T/over.json" || fail "a longer file's tail left in the report"
+printf 'x' > "$T/over.json"
+"$LEAKSCOPE" eventlog --format json -o "$T/over.json" "$T/seed0.eventlog" || fail "json over a shorter file: exit $?"
+cmp "$T/stdout.json" "$T/over.json" || fail "report over a shorter file differs"
 "$LEAKSCOPE" eventlog 2> "$T/err"; [ $? -eq 2 ] || fail "no input should exit 2"
 exit 0
