@@ -37,16 +37,25 @@ static int reserve(void *v, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+/* *a, an array of n elements of elem bytes, made new_n long, the new
+ * elements 0. */
+static int grow_zeroed(void *a, size_t elem, size_t n, size_t new_n)
+{
+	char *na = realloc(*(void **)a, new_n * elem);
+	if (!na)
+		return -ENOMEM;
+	memset(na + n * elem, 0, (new_n - n) * elem);
+	*(void **)a = na;
+	return 0;
+}
+
 /* Make a slot at least w bands wide. */
 static int widen(struct lk_census_slot *sl, size_t w)
 {
 	if (sl->w >= w)
 		return 0;
-	double *v = realloc(sl->v, w * sizeof(double));
-	if (!v)
+	if (grow_zeroed(&sl->v, sizeof(double), sl->w, w))
 		return -ENOMEM;
-	memset(v + sl->w, 0, (w - sl->w) * sizeof(double));
-	sl->v = v;
 	sl->w = w;
 	return 0;
 }
@@ -250,16 +259,9 @@ static int grow_bands(struct lk_census *c, size_t band)
 	while (cap <= band)
 		cap *= 2;
 	if (cap > c->cap_bands) {
-		double *cur = realloc(c->cur, cap * sizeof(*cur));
-		if (!cur)
+		if (grow_zeroed(&c->cur, sizeof(*c->cur), c->cap_bands, cap) ||
+		    grow_zeroed(&c->seen, sizeof(*c->seen), c->cap_bands, cap))
 			return -ENOMEM;
-		c->cur = cur;
-		size_t *seen = realloc(c->seen, cap * sizeof(*seen));
-		if (!seen)
-			return -ENOMEM;
-		c->seen = seen;
-		memset(cur + c->cap_bands, 0, (cap - c->cap_bands) * sizeof(*cur));
-		memset(seen + c->cap_bands, 0, (cap - c->cap_bands) * sizeof(*seen));
 		c->cap_bands = cap;
 	}
 	return lk_band_table_grow(&c->sums, band + 1);

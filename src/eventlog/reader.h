@@ -80,6 +80,7 @@ int lk_eventlog_next(struct lk_eventlog *r, struct lk_eventlog_event *ev);
  * samples are: the type is known declared and wanted, only the size is
  * checked. */
 int lk_eventlog_next_same(struct lk_eventlog *r, struct lk_eventlog_event *ev);
+
 /* From now on return only events of these n types (a block marker only if
  * listed; it still sets the capability of the events after it). The
  * others are consumed without being returned: fixed-size ones by one table
