@@ -47,7 +47,7 @@ endif
 
 PRELOAD_CFLAGS = $(BASEFLAGS) -O2 -g -fPIC -fvisibility=hidden \
 	-ftls-model=initial-exec -fno-omit-frame-pointer
-PRELOAD_LIBS   = -lunwind -ldl -lpthread
+PRELOAD_LIBS   =
 
 CORE_SRC    = $(wildcard src/common/*.c src/collector/*.c src/analyze/*.c src/control/*.c \
                 src/eventlog/*.c src/report/*.c src/trace/*.c \
@@ -152,8 +152,10 @@ $(B)/unit/%: tests/unit/%.c $(B)/libcore.a
 	@echo "  LINK    $@"
 	@$(CC) $(CORE_CFLAGS) -o $@ $< $(B)/libcore.a $(CORE_LIBS)
 
-# The fast unwinder's test runs the interposer's own objects against libunwind.
-UNWIND_OBJ = $(B)/pobj/src/preload/unwind.o $(B)/pobj/src/preload/cfi.o
+# The unwinders' test runs the interposer's own objects against libunwind,
+# the reference (a test dependency only: the interposer does not use it).
+UNWIND_OBJ = $(B)/pobj/src/preload/unwind.o $(B)/pobj/src/preload/cfi.o \
+	     $(B)/pobj/src/preload/unwind_full.o
 $(B)/unit/unwind_test: tests/unit/unwind_test.c $(UNWIND_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"

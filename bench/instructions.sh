@@ -6,8 +6,8 @@
 # allocations; 4,000 sqlite INSERTs; a 6,000-key CPython script), each run
 # under `valgrind --tool=callgrind` alone, under `leakscope run` (the
 # interposer loaded into the program; the collector is not counted) and
-# under `leakscope run` with LEAKSCOPE_UNWIND=libunwind (libunwind alone,
-# the fast unwinder off). Prints millions of instructions and the overhead
+# under `leakscope run` with LEAKSCOPE_UNWIND=careful (the careful unwinder
+# alone, the fast unwinder off). Prints millions of instructions and the overhead
 # per allocation the program made. heaptrack's interposer records nothing
 # under valgrind, so heaptrack is only in compare.sh's wall times.
 #
@@ -65,7 +65,7 @@ count() {
 	case "$tool" in
 	plain) $cg "$@" ;;
 	leakscope) $ls $cg "$@" ;;
-	libunwind) LEAKSCOPE_UNWIND=libunwind $ls $cg "$@" ;;
+	careful) LEAKSCOPE_UNWIND=careful $ls $cg "$@" ;;
 	esac > "$OUT/$w-$tool.log" 2>&1
 	grep -h '^summary:' "$OUT"/cg.* | awk '{ s += $2 } END { printf "%.1f\n", s / 1e6 }'
 }
@@ -75,7 +75,7 @@ events() {
 	grep -o '"allocations": *[0-9]*' "$OUT/report.json" | awk -F: '{ s += $2 } END { print s + 0 }'
 }
 
-TOOLS="plain leakscope libunwind"
+TOOLS="plain leakscope careful"
 printf '%-9s | %-10s | %12s | %8s | %s\n' workload tool "Minstr" "x plain" "instr/alloc over plain"
 for w in workload sqlite python; do
 	case "$w" in

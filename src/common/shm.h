@@ -61,7 +61,7 @@
 /* Environment variables the collector hands to the target. */
 #define LK_ENV_SOCKET "LEAKSCOPE_SOCKET"
 #define LK_ENV_FRAMES "LEAKSCOPE_FRAMES"
-#define LK_ENV_UNWIND "LEAKSCOPE_UNWIND" /* the user's: "libunwind" = no fast unwinder */
+#define LK_ENV_UNWIND "LEAKSCOPE_UNWIND" /* the user's: "careful" = no fast unwinder */
 
 enum lk_event_kind {
 	LK_EV_ALLOC = 1,  /* addr, size, stack: a block became live */

@@ -5,33 +5,19 @@
  * .eh_frame_hdr, and the CIE's and FDE's call frame instructions are run up
  * to the address.
  *
- * Only the rules libunwind's fast trace handles as a "standard" frame are
- * returned: CFA = %rsp or %rbp + offset, return address at CFA - 8, %rbp
- * unchanged or saved at CFA + offset, %rsp = CFA. Anything else (signal
- * frames, DWARF expressions, no FDE, unusual encodings) is LK_CFI_SLOW and
- * the caller leaves that stack to libunwind, so no stack differs from what
- * libunwind alone would produce.
+ * lk_cfi_row_at() gives the whole row: the CFA rule and where each of the
+ * 17 registers of the caller is, DWARF expressions included (left for the
+ * careful unwinder to evaluate), and whether the CIE marks a signal frame.
+ * lk_cfi_rule_at() reduces it to the rule of a "standard" frame, which the
+ * fast unwinder caches: CFA = %rsp or %rbp + offset, return address at
+ * CFA - 8, %rbp unchanged or saved at CFA + offset, %rsp = CFA. Any other
+ * row is LK_CFI_SLOW: that stack goes to the careful unwinder.
  */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "preload/cfi.h"
-
-enum { REG_RBP = 6, REG_RSP = 7, REG_RA = 16 };
-enum { W_SAME, W_UNDEF, W_OFFSET, W_OTHER }; /* where a register is */
-
-struct reg_rule {
-	uint8_t where;
-	int64_t off;
-};
-
-struct row {
-	int cfa_reg;
-	int64_t cfa_off;
-	int cfa_expr;
-	struct reg_rule rbp, rsp, ra;
-};
 
 /* A bounded reader over one CIE or FDE; errors make ok 0. */
 struct rd {
@@ -117,9 +103,27 @@ struct cie {
 	uint64_t code_align;
 	int64_t data_align;
 	uint8_t fde_enc;
+	uint8_t signal_frame;
 	int has_z;
 	struct rd insns;
 };
+
+static int parse_augmentation(const char *aug, struct rd *a, struct cie *c)
+{
+	for (const char *s = aug + 1; *s; s++) {
+		if (*s == 'R')
+			c->fde_enc = (uint8_t)rd_u(a, 1);
+		else if (*s == 'L')
+			rd_u(a, 1);
+		else if (*s == 'P')
+			rd_ptr(a, (uint8_t)rd_u(a, 1) & 0x7f, 1);
+		else if (*s == 'S')
+			c->signal_frame = 1;
+		else
+			return -1;
+	}
+	return a->ok ? 0 : -1;
+}
 
 static int parse_cie(const uint8_t *at, struct cie *c)
 {
@@ -140,25 +144,16 @@ static int parse_cie(const uint8_t *at, struct cie *c)
 	c->data_align = rd_sleb(&r);
 	uint64_t ra = version == 1 ? rd_u(&r, 1) : rd_uleb(&r);
 	c->fde_enc = 0;
+	c->signal_frame = 0;
 	c->has_z = aug[0] == 'z';
-	if (ra != REG_RA)
+	if (ra != LK_REG_RA)
 		return -1;
 	if (c->has_z) {
 		uint64_t n = rd_uleb(&r);
 		if (!r.ok || n > (uint64_t)(r.end - r.p))
 			return -1;
 		struct rd a = {r.p, r.p + n, 1};
-		for (const char *s = aug + 1; *s; s++) {
-			if (*s == 'R')
-				c->fde_enc = (uint8_t)rd_u(&a, 1);
-			else if (*s == 'L')
-				rd_u(&a, 1);
-			else if (*s == 'P')
-				rd_ptr(&a, (uint8_t)rd_u(&a, 1) & 0x7f, 1);
-			else
-				return -1; /* 'S' (signal frame) and anything unknown */
-		}
-		if (!a.ok)
+		if (parse_augmentation(aug, &a, c) != 0)
 			return -1;
 		r.p += n;
 	} else if (aug[0]) {
@@ -168,32 +163,48 @@ static int parse_cie(const uint8_t *at, struct cie *c)
 	return r.ok ? 0 : -1;
 }
 
-static struct reg_rule *reg_of(struct row *row, uint64_t reg)
+static void set_reg(struct lk_cfi_row *row, uint64_t reg, uint8_t where, int64_t v)
 {
-	switch (reg) {
-	case REG_RBP: return &row->rbp;
-	case REG_RSP: return &row->rsp;
-	case REG_RA: return &row->ra;
-	default: return NULL;
-	}
+	if (reg < LK_REGS)
+		row->reg[reg] = (struct lk_cfi_reg){.v = v, .where = where};
 }
 
-static void set_reg(struct row *row, uint64_t reg, uint8_t where, int64_t off)
+/* A DWARF expression of the instruction stream, or 0 when it is too long. */
+static int take_expr(struct rd *r, const uint8_t **expr, uint16_t *len)
 {
-	struct reg_rule *rr = reg_of(row, reg);
-	if (rr)
-		*rr = (struct reg_rule){where, off};
+	uint64_t n = rd_uleb(r);
+	*expr = r->p;
+	rd_skip(r, n);
+	*len = (uint16_t)n;
+	return r->ok && n <= UINT16_MAX;
 }
 
-#define STATE_DEPTH 8
+static void set_expr(struct rd *r, struct lk_cfi_row *row, uint8_t where)
+{
+	uint64_t reg = rd_uleb(r);
+	const uint8_t *expr;
+	uint16_t len;
+	if (take_expr(r, &expr, &len) && reg < LK_REGS)
+		row->reg[reg] = (struct lk_cfi_reg){.expr = expr, .len = len, .where = where};
+	else if (reg < LK_REGS)
+		r->ok = 0;
+}
+
+static void restore_reg(struct lk_cfi_row *row, const struct lk_cfi_row *init, uint64_t reg)
+{
+	if (reg < LK_REGS)
+		row->reg[reg] = init->reg[reg];
+}
+
+#define STATE_DEPTH 4
 
 /* Run instructions until the row covering pc; *loc is the row's start.
  * `init` is the CIE's row (for DW_CFA_restore), NULL while running it.
  * Returns 1 when pc was reached, 0 at the end, -1 on what we do not handle. */
-static int run(struct rd *r, const struct cie *c, struct row *row, const struct row *init,
-	       uint64_t *loc, uint64_t pc)
+static int run(struct rd *r, const struct cie *c, struct lk_cfi_row *row,
+	       const struct lk_cfi_row *init, uint64_t *loc, uint64_t pc)
 {
-	struct row saved[STATE_DEPTH];
+	struct lk_cfi_row saved[STATE_DEPTH];
 	int depth = 0;
 	while (r->p < r->end && r->ok) {
 		uint8_t op = *r->p++;
@@ -201,37 +212,42 @@ static int run(struct rd *r, const struct cie *c, struct row *row, const struct 
 		switch (op & 0xc0) {
 		case 0x40: delta = (op & 0x3f) * c->code_align; goto advance;
 		case 0x80:
-			set_reg(row, op & 0x3f, W_OFFSET, (int64_t)rd_uleb(r) * c->data_align);
+			set_reg(row, op & 0x3f, LK_CFI_OFFSET, (int64_t)rd_uleb(r) * c->data_align);
 			continue;
 		case 0xc0:
 			if (!init)
 				return -1;
-			if (reg_of(row, op & 0x3f))
-				*reg_of(row, op & 0x3f) = *reg_of((struct row *)init, op & 0x3f);
+			restore_reg(row, init, op & 0x3f);
 			continue;
 		}
 		switch (op) {
 		case 0x00: continue;                                  /* nop */
+		case 0x01:                                            /* set_loc */
+			if (!init)
+				return -1;
+			reg = rd_ptr(r, c->fde_enc, 0);
+			if (reg < *loc)
+				return -1;
+			delta = reg - *loc;
+			goto advance;
 		case 0x02: delta = rd_u(r, 1) * c->code_align; goto advance;
 		case 0x03: delta = rd_u(r, 2) * c->code_align; goto advance;
 		case 0x04: delta = rd_u(r, 4) * c->code_align; goto advance;
 		case 0x05:                                            /* offset_extended */
 			reg = rd_uleb(r);
-			set_reg(row, reg, W_OFFSET, (int64_t)rd_uleb(r) * c->data_align);
+			set_reg(row, reg, LK_CFI_OFFSET, (int64_t)rd_uleb(r) * c->data_align);
 			continue;
 		case 0x06:                                            /* restore_extended */
 			reg = rd_uleb(r);
 			if (!init)
 				return -1;
-			if (reg_of(row, reg))
-				*reg_of(row, reg) = *reg_of((struct row *)init, reg);
+			restore_reg(row, init, reg);
 			continue;
-		case 0x07: set_reg(row, rd_uleb(r), W_UNDEF, 0); continue;
-		case 0x08: set_reg(row, rd_uleb(r), W_SAME, 0); continue;
+		case 0x07: set_reg(row, rd_uleb(r), LK_CFI_UNDEF, 0); continue;
+		case 0x08: set_reg(row, rd_uleb(r), LK_CFI_SAME, 0); continue;
 		case 0x09:                                            /* register */
 			reg = rd_uleb(r);
-			rd_uleb(r);
-			set_reg(row, reg, W_OTHER, 0);
+			set_reg(row, reg, LK_CFI_REGISTER, (int64_t)rd_uleb(r));
 			continue;
 		case 0x0a:
 			if (depth == STATE_DEPTH)
@@ -246,42 +262,40 @@ static int run(struct rd *r, const struct cie *c, struct row *row, const struct 
 		case 0x0c:
 			row->cfa_reg = (int)rd_uleb(r);
 			row->cfa_off = (int64_t)rd_uleb(r);
-			row->cfa_expr = 0;
+			row->cfa_expr = NULL;
 			continue;
-		case 0x0d: row->cfa_reg = (int)rd_uleb(r); row->cfa_expr = 0; continue;
+		case 0x0d: row->cfa_reg = (int)rd_uleb(r); row->cfa_expr = NULL; continue;
 		case 0x0e: row->cfa_off = (int64_t)rd_uleb(r); continue;
 		case 0x0f:                                            /* def_cfa_expression */
-			rd_skip(r, rd_uleb(r));
-			row->cfa_expr = 1;
+			if (!take_expr(r, &row->cfa_expr, &row->cfa_len))
+				return -1;
 			continue;
-		case 0x10:                                            /* expression */
-		case 0x16:                                            /* val_expression */
-			reg = rd_uleb(r);
-			rd_skip(r, rd_uleb(r));
-			set_reg(row, reg, W_OTHER, 0);
-			continue;
+		case 0x10: set_expr(r, row, LK_CFI_EXPR); continue;    /* expression */
+		case 0x16: set_expr(r, row, LK_CFI_VAL_EXPR); continue;/* val_expression */
 		case 0x11:                                            /* offset_extended_sf */
 			reg = rd_uleb(r);
-			set_reg(row, reg, W_OFFSET, rd_sleb(r) * c->data_align);
+			set_reg(row, reg, LK_CFI_OFFSET, rd_sleb(r) * c->data_align);
 			continue;
 		case 0x12:                                            /* def_cfa_sf */
 			row->cfa_reg = (int)rd_uleb(r);
 			row->cfa_off = rd_sleb(r) * c->data_align;
-			row->cfa_expr = 0;
+			row->cfa_expr = NULL;
 			continue;
 		case 0x13: row->cfa_off = rd_sleb(r) * c->data_align; continue;
 		case 0x14:                                            /* val_offset */
 			reg = rd_uleb(r);
-			rd_uleb(r);
-			set_reg(row, reg, W_OTHER, 0);
+			set_reg(row, reg, LK_CFI_VAL_OFFSET, (int64_t)rd_uleb(r) * c->data_align);
 			continue;
 		case 0x15:                                            /* val_offset_sf */
 			reg = rd_uleb(r);
-			rd_sleb(r);
-			set_reg(row, reg, W_OTHER, 0);
+			set_reg(row, reg, LK_CFI_VAL_OFFSET, rd_sleb(r) * c->data_align);
 			continue;
 		case 0x2e: rd_uleb(r); continue;                      /* GNU_args_size */
-		default: return -1; /* set_loc, GNU_negative_offset_extended, ... */
+		case 0x2f:                                  /* GNU_negative_offset_extended */
+			reg = rd_uleb(r);
+			set_reg(row, reg, LK_CFI_OFFSET, -(int64_t)rd_uleb(r) * c->data_align);
+			continue;
+		default: return -1;
 		}
 	advance:
 		if (!init)
@@ -319,69 +333,83 @@ static const uint8_t *find_fde(const uint8_t *hdr, uintptr_t pc)
 	return (const uint8_t *)(base + table[2 * lo + 1]);
 }
 
-/* The row of the FDE at `fde` for pc; 0, or -1 if pc is outside it. */
-static int fde_row(const uint8_t *fde, uintptr_t pc, struct row *row)
+/* The row of the FDE at `fde` for pc: 0; -1 if pc is outside it, -2 if
+ * it cannot be read. */
+static int fde_row(const uint8_t *fde, uintptr_t pc, struct lk_cfi_row *row)
 {
 	uint32_t len, cie_off;
 	memcpy(&len, fde, 4);
 	if (len == 0 || len == 0xffffffffu)
-		return -1;
+		return -2;
 	struct rd r = {fde + 4, fde + 4 + len, 1};
 	cie_off = (uint32_t)rd_u(&r, 4);
 	if (cie_off == 0)
-		return -1;
+		return -2;
 	struct cie c;
 	if (parse_cie(fde + 4 - cie_off, &c) != 0)
-		return -1;
+		return -2;
 	uint64_t start = rd_ptr(&r, c.fde_enc, 0);
 	uint64_t range = rd_ptr(&r, c.fde_enc & 0x0f, 1);
-	if (!r.ok || pc < start || pc - start >= range)
+	if (!r.ok)
+		return -2;
+	if (pc < start || pc - start >= range)
 		return -1;
 	if (c.has_z)
 		rd_skip(&r, rd_uleb(&r));
-	*row = (struct row){.cfa_reg = REG_RSP, .cfa_off = 8,
-			    .rbp = {W_SAME, 0}, .rsp = {W_SAME, 0}, .ra = {W_SAME, 0}};
+	memset(row, 0, sizeof(*row)); /* every register LK_CFI_SAME */
+	row->cfa_reg = LK_REG_RSP;
+	row->cfa_off = 8;
+	row->signal_frame = c.signal_frame;
 	uint64_t loc = start;
 	if (run(&c.insns, &c, row, NULL, &loc, pc) != 0)
+		return -2;
+	struct lk_cfi_row init = *row;
+	return run(&r, &c, row, &init, &loc, pc) < 0 ? -2 : 0;
+}
+
+LK_HIDDEN int lk_cfi_row_at(uintptr_t pc, struct lk_cfi_row *row)
+{
+	struct dl_find_object obj;
+	if (_dl_find_object((void *)pc, &obj) != 0 || !obj.dlfo_eh_frame)
 		return -1;
-	struct row init = *row;
-	return run(&r, &c, row, &init, &loc, pc) < 0 ? -1 : 0;
+	const uint8_t *fde = find_fde(obj.dlfo_eh_frame, pc);
+	return fde ? fde_row(fde, pc, row) : -1;
 }
 
 /* The row as a fast rule, or LK_CFI_SLOW. */
-static struct lk_cfi_rule to_rule(const struct row *row)
+static struct lk_cfi_rule to_rule(const struct lk_cfi_row *row)
 {
 	struct lk_cfi_rule slow = {.flags = LK_CFI_SLOW}, rule = {0};
-	if (row->ra.where == W_UNDEF) /* the outermost frame */
+	const struct lk_cfi_reg *ra = &row->reg[LK_REG_RA], *rbp = &row->reg[LK_REG_RBP];
+	const struct lk_cfi_reg *rsp = &row->reg[LK_REG_RSP];
+	if (row->signal_frame)
+		return slow;
+	if (ra->where == LK_CFI_UNDEF) /* the outermost frame */
 		return (struct lk_cfi_rule){.flags = LK_CFI_LAST};
-	if (row->cfa_expr || (row->cfa_reg != REG_RSP && row->cfa_reg != REG_RBP) ||
+	if (row->cfa_expr || (row->cfa_reg != LK_REG_RSP && row->cfa_reg != LK_REG_RBP) ||
 	    row->cfa_off <= -(1 << 29) || row->cfa_off >= (1 << 29))
 		return slow;
-	if (row->ra.where != W_OFFSET || row->ra.off != -8)
+	if (ra->where != LK_CFI_OFFSET || ra->v != -8)
 		return slow;
-	if (row->rsp.where != W_SAME && row->rsp.where != W_UNDEF)
+	if (rsp->where != LK_CFI_SAME && rsp->where != LK_CFI_UNDEF)
 		return slow;
-	if (row->rbp.where == W_OFFSET) {
-		if (row->rbp.off <= -(1 << 14) || row->rbp.off >= (1 << 14) || row->rbp.off == 0)
+	if (rbp->where == LK_CFI_OFFSET) {
+		if (rbp->v <= -(1 << 14) || rbp->v >= (1 << 14) || rbp->v == 0)
 			return slow;
-		rule.rbp_off = (int16_t)row->rbp.off;
-	} else if (row->rbp.where == W_OTHER) {
+		rule.rbp_off = (int16_t)rbp->v;
+	} else if (rbp->where != LK_CFI_SAME && rbp->where != LK_CFI_UNDEF) {
 		return slow;
 	}
 	rule.cfa_off = (int32_t)row->cfa_off;
-	rule.flags = row->cfa_reg == REG_RBP ? LK_CFI_RBP_BASED : 0;
+	rule.flags = row->cfa_reg == LK_REG_RBP ? LK_CFI_RBP_BASED : 0;
 	return rule;
 }
 
 LK_HIDDEN struct lk_cfi_rule lk_cfi_rule_at(uintptr_t pc)
 {
-	struct lk_cfi_rule slow = {.flags = LK_CFI_SLOW};
-	struct dl_find_object obj;
-	if (_dl_find_object((void *)pc, &obj) != 0 || !obj.dlfo_eh_frame)
-		return slow;
-	const uint8_t *fde = find_fde(obj.dlfo_eh_frame, pc);
-	struct row row;
-	if (!fde || fde_row(fde, pc, &row) != 0)
-		return slow;
+	struct lk_cfi_row row;
+	int rc = lk_cfi_row_at(pc, &row);
+	if (rc != 0)
+		return (struct lk_cfi_rule){.flags = rc == -1 ? LK_CFI_NO_FDE : LK_CFI_SLOW};
 	return to_rule(&row);
 }

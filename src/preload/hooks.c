@@ -5,8 +5,7 @@
  * follows any free of the same address), frees before the real free (the
  * address cannot be handed out again before the free is in the ring).
  *
- * lk_busy stops recursion (libunwind or a signal handler allocating while we
- * record): such nested allocations are forwarded unrecorded. Frees are
+ * lk_busy stops recursion (a signal handler allocating while we record): such nested allocations are forwarded unrecorded. Frees are
  * recorded even then: a lost free would be a false leak. errno is preserved.
  */
 #include <errno.h>

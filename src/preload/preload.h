@@ -77,11 +77,24 @@ LK_HIDDEN void lk_ring_forget_thread(void);
 LK_HIDDEN uint32_t lk_stack_capture(void);
 LK_HIDDEN void lk_stack_init(void);
 
-/* unwind.c: the fast unwinder; -1 means "ask libunwind". */
+/* unwind.c: the fast unwinder; -1 means "ask the careful one". */
 LK_HIDDEN int lk_unwind_fast(void **ips, int max);
 LK_HIDDEN void lk_unwind_init(void);
 /* Code was unmapped: drop every thread's cached rules. */
 LK_HIDDEN void lk_unwind_forget(void);
+
+/* unwind_full.c: the careful unwinder, from its caller's registers: the
+ * number of return addresses stored in ips. */
+LK_HIDDEN int lk_unwind_full(void **ips, int max);
+/* A frame without CFI whose %rbp is *bp: 1 when that is a frame-pointer
+ * chain (Go), with the caller's return address in *ra and its %rbp in *bp
+ * (its %rsp is the old *bp + 16); else 0. */
+LK_HIDDEN int lk_unwind_fp_step(uintptr_t *bp, uintptr_t *ra);
+/* ... and when it is not: GHC code's top continuation (in GHC code %rbp is
+ * the Haskell stack pointer), as a return address, or 0. */
+LK_HIDDEN uintptr_t lk_unwind_ghc_continuation(uintptr_t bp);
+/* Read a word where a read may fault: 0, or -1 (nothing read). */
+LK_HIDDEN int lk_safe_word(uintptr_t addr, uintptr_t *out);
 
 /* modules.c: append loaded objects not yet in the module table. */
 LK_HIDDEN void lk_modules_snapshot(void);

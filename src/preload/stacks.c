@@ -2,36 +2,21 @@
  * stacks.c - capture the allocating thread's call stack and intern it.
  *
  * Unwinding uses the fast unwinder (unwind.c: cached CFI rules, standard
- * frames only) and, where it steps aside, libunwind's unw_backtrace (DWARF
- * CFI with a per-thread cache of frame rules, no malloc); both give the
- * same frames. Frames inside libleakscope.so itself are dropped, so frame 0
- * is the code that called malloc.
+ * frames, and the frame-pointer chain past the end of CFI) and, where it
+ * steps aside, the careful one (unwind_full.c: every rule of DWARF CFI,
+ * signal frames); both give the same frames. Frames inside libleakscope.so
+ * itself are dropped, so frame 0 is the code that called malloc.
  *
- * Where CFI ends before the stack does - Go's asmcgocall switches from the
- * goroutine stack to the system stack, GHC code has no unwind tables - the
- * capture continues from the frame pointer the unwinder recovered for its
- * last frame: Go keeps a frame-pointer chain, and in GHC code %rbp is the
- * Haskell stack pointer, whose top word is the return continuation. These
- * reads go through process_vm_readv, so a bad pointer costs an error, not a
- * crash. Stack ends where this finds nothing (_start, thread start) are
- * remembered, so ordinary C stacks pay for it once. The stack table is a
- * lock-free open-addressing hash in the shared region: a new stack's frames
- * and entry are written, then its id is published into a bucket with a
- * compare-and-swap; the collector reads entries by id.
+ * The stack table is a lock-free open-addressing hash in the shared
+ * region: a new stack's frames and entry are written, then its id is
+ * published into a bucket with a compare-and-swap; the collector reads
+ * entries by id.
  */
-#define UNW_LOCAL_ONLY
 #include <dlfcn.h>
-#include <libunwind.h>
 #include <link.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <sys/uio.h>
-#include <unistd.h>
 
 #include "preload/preload.h"
-
-#define TERMINAL_SLOTS 1024
-static _Atomic uintptr_t terminal[TERMINAL_SLOTS];
 
 static uintptr_t self_lo, self_hi;
 
@@ -56,7 +41,6 @@ LK_HIDDEN void lk_stack_init(void)
 		/* dli_fbase is the load address; dlpi_addr the bias: equal for .so */
 		dl_iterate_phdr(find_self, di.dli_fbase);
 	}
-	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
 	lk_unwind_init();
 }
 
@@ -146,68 +130,12 @@ static uint32_t intern_shared(void *const *ips, int n, uint64_t h)
 	return 0;
 }
 
-static int safe_read(uintptr_t addr, uintptr_t *out)
-{
-	struct iovec local = {out, sizeof(*out)}, remote = {(void *)addr, sizeof(*out)};
-	return syscall(SYS_process_vm_readv, getpid(), &local, 1, &remote, 1, 0) ==
-			       (long)sizeof(*out) ? 0 : -1;
-}
-
-/* %rbp in the frame whose pc is `pc`, at most `depth` frames up, or 0. */
-static uintptr_t frame_pointer_at(uintptr_t pc, int depth)
-{
-	unw_context_t ctx;
-	unw_cursor_t cur;
-	unw_word_t ip = 0, bp = 0;
-	if (unw_getcontext(&ctx) != 0 || unw_init_local(&cur, &ctx) != 0)
-		return 0;
-	for (int i = 0; i <= depth + 4; i++) {
-		if (unw_get_reg(&cur, UNW_REG_IP, &ip) == 0 && ip == pc) {
-			unw_get_reg(&cur, UNW_X86_64_RBP, &bp);
-			return (uintptr_t)bp;
-		}
-		if (unw_step(&cur) <= 0)
-			break;
-	}
-	return 0;
-}
-
-/* Append frames found past the end of CFI; returns the new count. */
-static int past_cfi(void **ips, int n, int max)
-{
-	uintptr_t end = (uintptr_t)ips[n - 1];
-	_Atomic uintptr_t *slot = &terminal[(end >> 2) % TERMINAL_SLOTS];
-	if (atomic_load_explicit(slot, memory_order_relaxed) == end)
-		return n;
-	uintptr_t bp = frame_pointer_at(end, n), w0, w1;
-	int start = n;
-	while (n < max && bp && !(bp & 7) && safe_read(bp, &w0) == 0) {
-		if (safe_read(bp + 8, &w1) == 0 && w0 > bp && w0 - bp < (1u << 20) &&
-		    lk_modules_contain(w1)) {
-			ips[n++] = (void *)w1; /* a frame-pointer chain (Go) */
-			bp = w0;
-		} else if (n == start && lk_modules_contain(w0)) {
-			/* GHC: the continuation's code starts at w0; +1 so that
-			 * symbolizing "the call before the return" lands on it */
-			ips[n++] = (void *)(w0 + 1);
-			break;
-		} else {
-			break;
-		}
-	}
-	if (n == start)
-		atomic_store_explicit(slot, end, memory_order_relaxed);
-	return n;
-}
-
 LK_HIDDEN uint32_t lk_stack_capture(void)
 {
 	void *ips[LK_MAX_FRAMES + 8];
 	int n = lk_unwind_fast(ips, lk_max_frames + 8);
 	if (n < 0)
-		n = unw_backtrace(ips, lk_max_frames + 8);
-	if (n > 0 && n < lk_max_frames + 8)
-		n = past_cfi(ips, n, lk_max_frames + 8);
+		n = lk_unwind_full(ips, lk_max_frames + 8);
 	int skip = 0;
 	while (skip < n && (uintptr_t)ips[skip] >= self_lo && (uintptr_t)ips[skip] < self_hi)
 		skip++;

@@ -3,12 +3,13 @@
  * unwind rules (return address -> CFA = %rsp/%rbp + offset, saved %rbp),
  * filled from .eh_frame by cfi.c on a miss.
  *
- * It produces exactly what libunwind's unw_backtrace produces on its own
- * fast path (the return address of each frame, the same end of stack) and
- * gives up (-1) on the first frame that is not a standard one - a signal
- * frame, code without CFI (Go, GHC), a DWARF expression - so the caller
- * then asks libunwind, whose answer is the reference. Memory is read
- * directly, as libunwind's fast trace does.
+ * It produces exactly what the careful unwinder (unwind_full.c) produces
+ * (the return address of each frame, the same end of stack) and gives up
+ * (-1) on the first frame that is not a standard one - a signal frame, a
+ * DWARF expression, a register other than %rsp or %rbp - so the caller
+ * then asks the careful one. Where no FDE covers a frame (Go, GHC code) it
+ * goes on as the careful one does, along the frame-pointer chain. Memory
+ * of standard frames is read directly, as their CFI says it is there.
  *
  * The cache is one table for the process (threads run the same code),
  * mapped at start-up, never locked: a slot's key is the address plus a
@@ -40,11 +41,11 @@ static _Atomic uint64_t generation;
 LK_HIDDEN void lk_unwind_init(void)
 {
 	const char *how = getenv(LK_ENV_UNWIND);
-	if (table || (how && strcmp(how, "libunwind") == 0))
+	if (table || (how && strcmp(how, "careful") == 0))
 		return;
 	void *p = mmap(NULL, RULES * sizeof(struct slot), PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	table = p == MAP_FAILED ? NULL : p; /* no table: libunwind does it all */
+	table = p == MAP_FAILED ? NULL : p; /* no table: the careful one does it all */
 }
 
 LK_HIDDEN void lk_unwind_forget(void)
@@ -90,9 +91,9 @@ static inline struct lk_cfi_rule rule_of(uintptr_t pc, uint64_t tag)
 	return fill(s, key, pc);
 }
 
-/* Frames from this function's caller outward, as unw_backtrace would give
- * them from inside its caller: the number stored, or -1 for "ask
- * libunwind". Built with frame pointers, so our own frame is known. */
+/* Frames from this function's caller outward, as lk_unwind_full would give
+ * them from inside its caller: the number stored, or -1 for "ask the
+ * careful one". Built with frame pointers, so our own frame is known. */
 LK_HIDDEN __attribute__((noinline)) int lk_unwind_fast(void **ips, int max)
 {
 	if (!table || max <= 0)
@@ -100,12 +101,27 @@ LK_HIDDEN __attribute__((noinline)) int lk_unwind_fast(void **ips, int max)
 	uint64_t tag = atomic_load_explicit(&generation, memory_order_relaxed) << GEN_SHIFT;
 	const uintptr_t *fp = __builtin_frame_address(0);
 	uintptr_t rbp = fp[0], rsp = (uintptr_t)(fp + 2), ra = fp[1];
-	int n = 0;
+	int n = 0, chained = 0;
 	ips[n++] = (void *)ra;
 	while (n < max) {
 		struct lk_cfi_rule r = rule_of(ra - 1, tag); /* the call, not what follows */
-		if (r.flags & (LK_CFI_SLOW | LK_CFI_LAST))
-			return (r.flags & LK_CFI_SLOW) ? -1 : n;
+		if (__builtin_expect(r.flags & (LK_CFI_SLOW | LK_CFI_LAST | LK_CFI_NO_FDE), 0)) {
+			if (!(r.flags & LK_CFI_NO_FDE))
+				return (r.flags & LK_CFI_SLOW) ? -1 : n;
+			uintptr_t bp = rbp; /* no CFI: the frame-pointer chain */
+			if (!lk_unwind_fp_step(&bp, &ra)) {
+				uintptr_t k = chained ? 0 : lk_unwind_ghc_continuation(rbp);
+				if (k)
+					ips[n++] = (void *)k;
+				break;
+			}
+			rsp = rbp + 16;
+			rbp = bp;
+			chained = 1;
+			ips[n++] = (void *)ra;
+			continue;
+		}
+		chained = 0;
 		uintptr_t cfa = ((r.flags & LK_CFI_RBP_BASED) ? rbp : rsp) + (intptr_t)r.cfa_off;
 		ra = *(const uintptr_t *)(cfa - 8);
 		if (r.rbp_off)

@@ -19,7 +19,7 @@ leaks_of() {
 
 # slow_run OUT ARGS...: ls_run with the fast unwinder off
 slow_run() {
-	export LEAKSCOPE_UNWIND=libunwind
+	export LEAKSCOPE_UNWIND=careful
 	ls_run "$@"
 	unset LEAKSCOPE_UNWIND
 }
