@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include "cli/cli.h"
@@ -46,10 +48,9 @@ int lk_cli_launch(struct lk_collector *c, char **prog, int follow, int frames,
 	}
 	c->follow = follow;
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	pid_t pid = lk_launch_spawn(out->path, prog, preload, c->socket_path, frames, &code);
+	struct lk_launch_signals sig;
+	lk_launch_ignore_signals(&sig);
+	pid_t pid = lk_launch_spawn(out->path, prog, preload, c->socket_path, frames, &sig, &code);
 	free(preload);
 	if (pid < 0) {
 		lk_cli_error("%s", lk_error_detail());
@@ -80,6 +81,26 @@ static void scan_at_exit(struct lk_collector *c, struct lk_exitstop *x,
 	lk_exitstop_resume(x, snap);
 }
 
+static int is_stop_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+/* The program stopped (Ctrl-Z, a read from the terminal in the
+ * background, SIGSTOP): leakscope stops as well, with the same signal, so
+ * that the shell sees its job stopped and gets the terminal back. The
+ * shell's SIGCONT to the job's group wakes both; a program that left our
+ * group is woken by us. */
+static void stop_like(pid_t root, int sig)
+{
+	struct sigaction dfl = {.sa_handler = SIG_DFL}, old;
+	sigaction(sig, &dfl, &old);
+	kill(getpid(), sig);
+	sigaction(sig, &old, NULL);
+	if (getpgid(root) != getpgrp())
+		kill(root, SIGCONT);
+}
+
 void lk_cli_handle_status(struct lk_collector *c, struct lk_exitstop *x, pid_t root,
 			  int *root_status, int *root_done, pid_t pid, int st)
 {
@@ -87,6 +108,10 @@ void lk_cli_handle_status(struct lk_collector *c, struct lk_exitstop *x, pid_t r
 	int h = x ? lk_exitstop_handle(x, pid, st, &snap) : -1;
 	if (h == 1)
 		scan_at_exit(c, x, &snap);
+	/* a job-control stop: PTRACE_EVENT_STOP of a tracee, WUNTRACED otherwise */
+	if (pid == root && WIFSTOPPED(st) && is_stop_signal(WSTOPSIG(st)) &&
+	    (h == -1 || (st >> 16) == PTRACE_EVENT_STOP))
+		stop_like(root, WSTOPSIG(st));
 	if (h >= 0)
 		return;
 	if (!WIFEXITED(st) && !WIFSIGNALED(st))
@@ -103,6 +128,6 @@ void lk_cli_reap(struct lk_collector *c, struct lk_exitstop *x, pid_t root, int 
 {
 	int st;
 	pid_t pid;
-	while ((pid = waitpid(-1, &st, WNOHANG | __WALL)) > 0)
+	while ((pid = waitpid(-1, &st, WNOHANG | WUNTRACED | __WALL)) > 0)
 		lk_cli_handle_status(c, x, root, root_status, root_done, pid, st);
 }

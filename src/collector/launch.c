@@ -103,8 +103,28 @@ char *lk_launch_find_preload(void)
 	return NULL;
 }
 
+void lk_launch_ignore_signals(struct lk_launch_signals *saved)
+{
+	struct sigaction ign = {.sa_handler = SIG_IGN};
+	sigprocmask(SIG_SETMASK, NULL, &saved->mask);
+	sigaction(SIGINT, &ign, &saved->intr);
+	sigaction(SIGQUIT, &ign, &saved->quit);
+	sigaction(SIGPIPE, &ign, &saved->pipe);
+	sigaction(SIGTSTP, &ign, &saved->tstp);
+}
+
+static void restore_signals(const struct lk_launch_signals *sig)
+{
+	sigaction(SIGINT, &sig->intr, NULL);
+	sigaction(SIGQUIT, &sig->quit, NULL);
+	sigaction(SIGPIPE, &sig->pipe, NULL);
+	sigaction(SIGTSTP, &sig->tstp, NULL);
+	sigprocmask(SIG_SETMASK, &sig->mask, NULL);
+}
+
 static void child_exec(const char *path, char *const argv[], const char *preload,
-		       const char *socket_path, int max_frames, int report_fd)
+		       const char *socket_path, int max_frames,
+		       const struct lk_launch_signals *sig, int report_fd)
 {
 	const char *old = getenv("LD_PRELOAD");
 	char *pre = malloc(strlen(preload) + (old ? strlen(old) : 0) + 2);
@@ -120,8 +140,7 @@ static void child_exec(const char *path, char *const argv[], const char *preload
 	snprintf(frames, sizeof(frames), "%d", max_frames);
 	setenv(LK_ENV_SOCKET, socket_path, 1);
 	setenv(LK_ENV_FRAMES, frames, 1);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
+	restore_signals(sig);
 	execv(path, argv);
 	int e = errno;
 	if (write(report_fd, &e, sizeof(e)) != (ssize_t)sizeof(e)) {
@@ -131,7 +150,8 @@ static void child_exec(const char *path, char *const argv[], const char *preload
 }
 
 pid_t lk_launch_spawn(const char *path, char *const argv[], const char *preload,
-		      const char *socket_path, int max_frames, int *exit_code)
+		      const char *socket_path, int max_frames,
+		      const struct lk_launch_signals *sig, int *exit_code)
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) != 0)
@@ -143,7 +163,7 @@ pid_t lk_launch_spawn(const char *path, char *const argv[], const char *preload,
 		return -errno;
 	}
 	if (pid == 0)
-		child_exec(path, argv, preload, socket_path, max_frames, p[1]);
+		child_exec(path, argv, preload, socket_path, max_frames, sig, p[1]);
 	close(p[1]);
 	int e = 0;
 	ssize_t n = read(p[0], &e, sizeof(e));

@@ -6,6 +6,7 @@
 #ifndef LK_COLLECTOR_LAUNCH_H
 #define LK_COLLECTOR_LAUNCH_H
 
+#include <signal.h>
 #include <sys/types.h>
 
 enum lk_launch_error {
@@ -18,11 +19,24 @@ enum lk_launch_error {
  * lk_launch_error and sets the error detail. */
 int lk_launch_resolve(const char *name, char **path);
 
-/* Fork and exec path with argv, LD_PRELOAD=preload and the given socket.
- * Returns the child's pid, or a negative code when exec failed (detail set;
- * *exit_code is 126 or 127). */
+/* The signal state leakscope found, before it ignored the signals a
+ * terminal sends to its whole foreground group (the program acts on them;
+ * leakscope follows it): the program gets it back as it was. */
+struct lk_launch_signals {
+	sigset_t mask;
+	struct sigaction intr, quit, pipe, tstp;
+};
+
+/* Ignore SIGINT, SIGQUIT, SIGTSTP and SIGPIPE in leakscope, keeping what
+ * was there. */
+void lk_launch_ignore_signals(struct lk_launch_signals *saved);
+
+/* Fork and exec path with argv, LD_PRELOAD=preload and the given socket,
+ * with the signal state `sig`. Returns the child's pid, or a negative code
+ * when exec failed (detail set; *exit_code is 126 or 127). */
 pid_t lk_launch_spawn(const char *path, char *const argv[], const char *preload,
-		      const char *socket_path, int max_frames, int *exit_code);
+		      const char *socket_path, int max_frames,
+		      const struct lk_launch_signals *sig, int *exit_code);
 
 /* The interposer next to our own binary (or $LEAKSCOPE_PRELOAD). */
 char *lk_launch_find_preload(void);
