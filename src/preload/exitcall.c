@@ -46,7 +46,7 @@ static __attribute__((noinline)) void scan_me(void)
 	int fds[2] = {open("/proc/self/mem", O_RDONLY | O_CLOEXEC),
 		      open("/proc/self/maps", O_RDONLY | O_CLOEXEC)};
 	if (fds[0] >= 0 && fds[1] >= 0)
-		lk_socket_call(socket_path, &hello, sizeof(hello), fds, 2);
+		lk_socket_call(socket_path, &hello, sizeof(hello), fds, 2, NULL);
 	for (int i = 0; i < 2; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "common/shm.h"
 
@@ -61,13 +62,20 @@ LK_HIDDEN size_t lk_bootstrap_size(const void *p);
 LK_HIDDEN int lk_region_attach(const struct lk_region *parent);
 
 /* socket.c: connect to the collector's socket at path, send len bytes of
- * msg with n_fds (1 or 2) descriptors, return its one-byte answer, or -1. */
+ * msg with n_fds (1 or 2) descriptors, return its one-byte answer, or -1;
+ * the collector's pid in *peer when peer is not NULL. */
 LK_HIDDEN int lk_socket_call(const char *path, const void *msg, size_t len, const int *fds,
-			     size_t n_fds);
+			     size_t n_fds, pid_t *peer);
 
 /* exitcall.c: the collector answered the hello with ack (LK_ACK_*) on the
  * socket at path; LK_ACK_SELF_SCAN asks for the call-back at exit. */
 LK_HIDDEN void lk_exitcall_arm(const char *path, int ack);
+
+/* liveness.c: the collector's pid at the acknowledgement of our region;
+ * whether it is gone since; stop recording and say so once. */
+LK_HIDDEN void lk_liveness_remember(pid_t collector);
+LK_HIDDEN int lk_liveness_collector_gone(void);
+LK_HIDDEN void lk_liveness_stop_recording(void);
 
 /* ring.c: publish one event. */
 LK_HIDDEN void lk_ring_emit(unsigned kind, uint64_t addr, uint64_t size, uint32_t stack);

@@ -85,9 +85,11 @@ static int announce(int memfd, const struct lk_shm_header *h)
 	};
 	/* The collector's one-byte acknowledgement: from then on it holds the
 	 * region, whatever happens to us. */
-	int ack = lk_socket_call(path, &hello, sizeof(hello), &memfd, 1);
+	pid_t collector = 0;
+	int ack = lk_socket_call(path, &hello, sizeof(hello), &memfd, 1, &collector);
 	if (ack < 0)
 		return -1;
+	lk_liveness_remember(collector);
 	lk_exitcall_arm(path, ack);
 	return 0;
 }

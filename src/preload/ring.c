@@ -3,6 +3,8 @@
  * common/shm.h). Lock-free and async-signal-safe: a fetch_add to reserve, a
  * few stores, a release store to commit. A full ring makes the producer wait
  * for the collector (back-pressure): dropping a free would invent a leak.
+ * A producer that waits asks every 0.1 s whether the collector is still
+ * there (liveness.c); when it is gone, recording stops and nobody waits.
  */
 #include <sched.h>
 #include <sys/syscall.h>
@@ -18,7 +20,10 @@ LK_HIDDEN void lk_ring_forget_thread(void)
 	my_tid = 0;
 }
 
-static void backoff(unsigned *spins)
+#define LIVENESS_EVERY 2000 /* sleeps of 50 us: the collector is asked every 0.1 s */
+
+/* Wait a little for the collector; 0 when it is gone (recording stopped). */
+static int backoff(unsigned *spins)
 {
 	if (++*spins < 64) {
 		__builtin_ia32_pause();
@@ -27,7 +32,13 @@ static void backoff(unsigned *spins)
 	} else {
 		struct timespec ts = {0, 50 * 1000};
 		nanosleep(&ts, NULL);
+		if ((*spins - 128) % LIVENESS_EVERY == LIVENESS_EVERY - 1 &&
+		    lk_liveness_collector_gone())
+			lk_liveness_stop_recording();
+		if (atomic_load_explicit(&lk_state, memory_order_relaxed) != LK_READY)
+			return 0;
 	}
+	return 1;
 }
 
 LK_HIDDEN void lk_ring_emit(unsigned kind, uint64_t addr, uint64_t size, uint32_t stack)
@@ -45,7 +56,8 @@ LK_HIDDEN void lk_ring_emit(unsigned kind, uint64_t addr, uint64_t size, uint32_
 			break;
 		if (seq > lap)
 			return; /* the collector gave up on this position */
-		backoff(&spins);
+		if (!backoff(&spins))
+			return; /* the collector is gone */
 	}
 	s->addr = addr;
 	s->kind_size = LK_EV_PACK(kind, size);

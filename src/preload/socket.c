@@ -30,7 +30,7 @@ static int connect_to(const char *path)
 }
 
 LK_HIDDEN int lk_socket_call(const char *path, const void *msg, size_t len, const int *fds,
-			     size_t n_fds)
+			     size_t n_fds, pid_t *peer)
 {
 	if (n_fds < 1 || n_fds > MAX_FDS)
 		return -1;
@@ -54,6 +54,10 @@ LK_HIDDEN int lk_socket_call(const char *path, const void *msg, size_t len, cons
 	if (sendmsg(s, &m, MSG_NOSIGNAL) == (ssize_t)len)
 		while ((r = read(s, &answer, 1)) < 0 && errno == EINTR) {
 		}
+	struct ucred cred = {0};
+	socklen_t cred_len = sizeof(cred);
+	if (peer)
+		*peer = getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) == 0 ? cred.pid : 0;
 	close(s);
 	return r == 1 ? answer : -1;
 }
