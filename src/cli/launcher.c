@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/ptrace.h>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -49,7 +50,11 @@ int lk_cli_launch(struct lk_collector *c, char **prog, int follow, int frames,
 	c->follow = follow;
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	struct lk_launch_signals sig;
-	lk_launch_ignore_signals(&sig);
+	lk_launch_take_signals(&sig);
+	sigset_t chld;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	c->child_fd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
 	pid_t pid = lk_launch_spawn(out->path, prog, preload, c->socket_path, frames, &sig, &code);
 	free(preload);
 	if (pid < 0) {

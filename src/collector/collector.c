@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -35,6 +36,7 @@ int lk_collector_open(struct lk_collector *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->listen_fd = -1;
+	c->child_fd = -1;
 	c->follow = 1;
 	const char *tmp = getenv("TMPDIR");
 	char buf[256];
@@ -63,6 +65,8 @@ void lk_collector_close(struct lk_collector *c)
 	free(c->ended);
 	if (c->listen_fd >= 0)
 		close(c->listen_fd);
+	if (c->child_fd >= 0)
+		close(c->child_fd);
 	if (c->socket_path)
 		unlink(c->socket_path);
 	if (c->dir)
@@ -71,6 +75,7 @@ void lk_collector_close(struct lk_collector *c)
 	free(c->dir);
 	memset(c, 0, sizeof(*c));
 	c->listen_fd = -1;
+	c->child_fd = -1;
 }
 
 struct lk_session *lk_collector_find(struct lk_collector *c, pid_t pid)
@@ -234,21 +239,31 @@ int lk_collector_add_source(struct lk_collector *c, const struct lk_poll_source 
 	return 0;
 }
 
+/* Empty the signalfd: the caller reaps every child that changed state. */
+static void drain_child_fd(int fd)
+{
+	struct signalfd_siginfo si[16];
+	while (fd >= 0 && read(fd, si, sizeof(si)) > 0) {
+	}
+}
+
 uint64_t lk_collector_poll(struct lk_collector *c, int timeout_ms)
 {
-	size_t n = c->n_running, k = n + 1, first[LK_POLL_SOURCES + 1];
-	struct pollfd *fds = calloc(n + 1 + LK_POLL_SOURCES * LK_POLL_SOURCE_FDS, sizeof(*fds));
+	size_t n = c->n_running, k = n + 2, first[LK_POLL_SOURCES + 1];
+	struct pollfd *fds = calloc(n + 2 + LK_POLL_SOURCES * LK_POLL_SOURCE_FDS, sizeof(*fds));
 	if (!fds)
 		return 0;
 	fds[0] = (struct pollfd){.fd = c->listen_fd, .events = POLLIN};
 	for (size_t i = 0; i < n; i++)
 		fds[i + 1] = (struct pollfd){.fd = c->running[i]->pidfd, .events = POLLIN};
+	fds[n + 1] = (struct pollfd){.fd = c->child_fd, .events = POLLIN};
 	for (size_t i = 0; i < c->n_sources; i++) {
 		first[i] = k;
 		k += c->sources[i].fill(c->sources[i].ctx, fds + k, LK_POLL_SOURCE_FDS);
 	}
 	first[c->n_sources] = k;
 	poll(fds, k, timeout_ms);
+	drain_child_fd(c->child_fd);
 	uint64_t events = 0;
 	for (size_t i = 0; i < c->n_running; i++)
 		events += lk_session_drain(c->running[i], 0);

@@ -52,6 +52,8 @@ struct lk_collector {
 	int keep_marks;
 	struct lk_poll_source sources[LK_POLL_SOURCES];
 	size_t n_sources;
+	int child_fd;              /* readable when a child changed state
+				    * (a signalfd of SIGCHLD), or -1 */
 };
 
 int lk_collector_open(struct lk_collector *c);

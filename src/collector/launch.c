@@ -103,10 +103,13 @@ char *lk_launch_find_preload(void)
 	return NULL;
 }
 
-void lk_launch_ignore_signals(struct lk_launch_signals *saved)
+void lk_launch_take_signals(struct lk_launch_signals *saved)
 {
 	struct sigaction ign = {.sa_handler = SIG_IGN};
-	sigprocmask(SIG_SETMASK, NULL, &saved->mask);
+	sigset_t chld;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &saved->mask);
 	sigaction(SIGINT, &ign, &saved->intr);
 	sigaction(SIGQUIT, &ign, &saved->quit);
 	sigaction(SIGPIPE, &ign, &saved->pipe);

@@ -27,9 +27,9 @@ struct lk_launch_signals {
 	struct sigaction intr, quit, pipe, tstp;
 };
 
-/* Ignore SIGINT, SIGQUIT, SIGTSTP and SIGPIPE in leakscope, keeping what
- * was there. */
-void lk_launch_ignore_signals(struct lk_launch_signals *saved);
+/* Ignore SIGINT, SIGQUIT, SIGTSTP and SIGPIPE in leakscope and block
+ * SIGCHLD (read through a signalfd), keeping what was there. */
+void lk_launch_take_signals(struct lk_launch_signals *saved);
 
 /* Fork and exec path with argv, LD_PRELOAD=preload and the given socket,
  * with the signal state `sig`. Returns the child's pid, or a negative code

@@ -89,6 +89,7 @@ LK_HIDDEN void lk_real_resolve(void)
 static void atfork_child(void)
 {
 	lk_ring_forget_thread();
+	lk_stack_forget_thread();
 	if (atomic_load(&lk_state) != LK_READY)
 		return;
 	struct lk_region parent = lk_region;

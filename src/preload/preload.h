@@ -84,6 +84,9 @@ LK_HIDDEN void lk_ring_forget_thread(void);
 /* stacks.c: capture the caller's stack and return its id (0 if none). */
 LK_HIDDEN uint32_t lk_stack_capture(void);
 LK_HIDDEN void lk_stack_init(void);
+/* In the child of fork(): the stack ids this thread remembers belong to the
+ * parent's table. */
+LK_HIDDEN void lk_stack_forget_thread(void);
 
 /* unwind.c: the fast unwinder; -1 means "ask the careful one". */
 LK_HIDDEN int lk_unwind_fast(void **ips, int max);

@@ -3,9 +3,12 @@
  * and hand it to the collector over the control socket.
  *
  * In the child of fork() the parent's region is still mapped (shared with
- * the parent), so the child makes its own, copies the parent's stack table
- * into it (stack ids stay valid: the child's memory holds ids it inherited)
- * and announces itself with the parent's ring position at the fork.
+ * the parent), so the child makes its own, with an empty stack table (the
+ * one thread the child has forgets the ids it remembered, stacks.c: its
+ * events name only stacks of its own table; the blocks it inherited
+ * belong to its parent's report), and announces itself with the parent's
+ * ring position at the fork. Nothing is copied: a fork costs the child a
+ * memfd, a mapping and the announcement.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -50,20 +53,6 @@ static void header_init(struct lk_shm_header *h, uint64_t size)
 	h->mark_off = off;
 	atomic_store(&h->stack_count, 1); /* id 0 means "no stack" */
 	prctl(PR_GET_NAME, h->comm, 0, 0, 0);
-}
-
-/* Copy the parent's stacks: buckets first, so every id we copy was
- * published, and so complete, before we copy its entry and frames. */
-static void copy_stacks(struct lk_region *to, const struct lk_region *from)
-{
-	uint32_t count = atomic_load(&from->hdr->stack_count);
-	uint64_t used = atomic_load(&from->hdr->frames_used);
-	memcpy((void *)to->buckets, (const void *)from->buckets,
-	       (size_t)LK_STACK_BUCKETS * sizeof(uint32_t));
-	memcpy(to->entries, from->entries, (size_t)count * sizeof(struct lk_stack_entry));
-	memcpy(to->frames, from->frames, (size_t)used * sizeof(uint64_t));
-	atomic_store(&to->hdr->stack_count, count);
-	atomic_store(&to->hdr->frames_used, used);
 }
 
 /* Move fd out of the way of the program's own low descriptors. */
@@ -116,7 +105,6 @@ LK_HIDDEN int lk_region_attach(const struct lk_region *parent)
 	if (parent) {
 		r.hdr->flags |= LK_SHM_FORKED;
 		r.hdr->fork_seq = atomic_load(&parent->hdr->ring_head);
-		copy_stacks(&r, parent);
 	}
 	lk_region = r;
 	lk_modules_snapshot();

@@ -73,6 +73,11 @@ static __thread struct recent {
 	uint32_t depth, id;
 } recent[RECENT];
 
+LK_HIDDEN void lk_stack_forget_thread(void)
+{
+	memset(recent, 0, sizeof(recent));
+}
+
 static int same(const struct lk_stack_entry *e, uint64_t h, void *const *ips, int n)
 {
 	return e->hash == h && e->depth == (uint32_t)n &&
