@@ -113,23 +113,39 @@ static int push(struct lk_leak **arr, size_t *n, const struct lk_leak *l)
 	return 0;
 }
 
-/* What the report must say about how the blocks were classed, or NULL. */
+/* What the report must say about how the blocks were classed, or NULL.
+ * Without ptrace, the first sentence of each note says why: not permitted
+ * here, or another tracer had the process. */
 static const char *scan_note(const struct lk_session *s)
 {
+	static const char *const notes[2][3] = {
+		{"ptrace is not permitted here: the process was scanned from its exit hook "
+		 "(exit, _exit); raw exit paths (exit_group, a crash) could not be scanned",
+		 "no reachability scan: ptrace is not permitted here, and the scan from the "
+		 "exit hook failed",
+		 "no reachability scan: ptrace is not permitted here, and the process ended "
+		 "by a raw exit path (exit_group, as Go's os.Exit, or a fatal signal) that "
+		 "could not be scanned from inside"},
+		{"another tracer (a debugger, strace) had the process: it was scanned from its "
+		 "exit hook (exit, _exit); raw exit paths (exit_group, a crash) could not be "
+		 "scanned",
+		 "no reachability scan: another tracer (a debugger, strace) had the process, "
+		 "and the scan from the exit hook failed",
+		 "no reachability scan: another tracer (a debugger, strace) had the process, "
+		 "and it ended by a raw exit path (exit_group, as Go's os.Exit, or a fatal "
+		 "signal) that could not be scanned from inside"},
+	};
+	const char *const *why = notes[s->handover == LK_RELEASE_TRACER || s->traced_elsewhere];
 	if (!s->scan_wanted)
 		return NULL;
 	if (s->exit_called && s->classes)
-		return "ptrace is not permitted here: the process was scanned from its exit hook "
-		       "(exit, _exit); raw exit paths (exit_group, a crash) could not be scanned";
+		return why[0];
 	if (s->classes)
 		return NULL;
 	if (s->exit_called)
-		return "no reachability scan: ptrace is not permitted here, and the scan from the "
-		       "exit hook failed";
+		return why[1];
 	if (s->exit_call)
-		return "no reachability scan: ptrace is not permitted here, and the process ended "
-		       "by a raw exit path (exit_group, as Go's os.Exit, or a fatal signal) that "
-		       "could not be scanned from inside";
+		return why[2];
 	return "no reachability scan: the process ended without an exit stop (killed by SIGKILL?)";
 }
 

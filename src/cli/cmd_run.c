@@ -179,6 +179,14 @@ static void seize(struct lk_session *s, void *ctx)
 	s->scan_wanted = 1;
 	s->scan_errno = rc < 0 ? -rc : 0;
 	s->exit_call = rc < 0;
+	s->traced_elsewhere = rc < 0 && lk_exitstop_tracer_of(s->pid) > 0;
+}
+
+/* A process is handed over to another tracer, or executes a privileged
+ * program: let go of it; it calls back at exit instead. */
+static int release(struct lk_session *s, void *ctx)
+{
+	return lk_exitstop_release(ctx, s->pid);
 }
 
 /* What the wait loop knows; shared with the control server's ops. */
@@ -318,6 +326,7 @@ int cmd_run(int argc, char **argv)
 	char **prog = argv + first;
 	if (o.scan && lk_exitstop_new(&stops) == 0) {
 		c.on_announce = seize;
+		c.on_release = release;
 		c.ctx = stops;
 	}
 	/* the socket exists before the program runs: a client that sees the

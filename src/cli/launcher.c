@@ -37,11 +37,11 @@ int lk_cli_launch(struct lk_collector *c, char **prog, int follow, int frames,
 			     "(set LEAKSCOPE_PRELOAD)");
 		return LK_EXIT_FAILURE;
 	}
-	void (*keep)(struct lk_session *, void *) = c->on_announce;
-	void *keep_ctx = c->ctx;
+	struct lk_collector hooks = *c;
 	int err = lk_collector_open(c);
-	c->on_announce = keep;
-	c->ctx = keep_ctx;
+	c->on_announce = hooks.on_announce;
+	c->on_release = hooks.on_release;
+	c->ctx = hooks.ctx;
 	if (err) {
 		lk_cli_error("cannot create the control socket: %s", lk_error_name(err));
 		free(preload);
@@ -133,6 +133,8 @@ void lk_cli_reap(struct lk_collector *c, struct lk_exitstop *x, pid_t root, int 
 {
 	int st;
 	pid_t pid;
+	while (lk_exitstop_take_pending(x, &pid, &st))
+		lk_cli_handle_status(c, x, root, root_status, root_done, pid, st);
 	while ((pid = waitpid(-1, &st, WNOHANG | WUNTRACED | __WALL)) > 0)
 		lk_cli_handle_status(c, x, root, root_status, root_done, pid, st);
 }

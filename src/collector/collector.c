@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collector/collector.h"
@@ -67,6 +68,8 @@ void lk_collector_close(struct lk_collector *c)
 		close(c->listen_fd);
 	if (c->child_fd >= 0)
 		close(c->child_fd);
+	for (size_t i = 0; i < c->n_conns; i++)
+		close(c->conns[i].fd);
 	if (c->socket_path)
 		unlink(c->socket_path);
 	if (c->dir)
@@ -132,12 +135,11 @@ void lk_collector_exited(struct lk_collector *c, pid_t pid, int status)
 union message {
 	struct lk_hello hello;
 	struct lk_exit_hello exit;
+	struct lk_release release;
 };
 
 static ssize_t receive(int fd, union message *m, int fds[2], pid_t *peer)
 {
-	struct timeval tv = {1, 0};
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	struct iovec iov = {.iov_base = m, .iov_len = sizeof(*m)};
 	union {
 		char buf[CMSG_SPACE(2 * sizeof(int))];
@@ -145,7 +147,9 @@ static ssize_t receive(int fd, union message *m, int fds[2], pid_t *peer)
 	} ctl;
 	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
 			     .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
-	ssize_t n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
+	ssize_t n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return -EAGAIN;
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
 	size_t n_fds = cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS
 		? (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int) : 0;
@@ -154,7 +158,8 @@ static ssize_t receive(int fd, union message *m, int fds[2], pid_t *peer)
 		memcpy(fds, CMSG_DATA(cm), (n_fds > 2 ? 2 : n_fds) * sizeof(int));
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
-	int ok = n >= (ssize_t)sizeof(uint64_t) && n_fds >= 1 &&
+	int ok = n >= (ssize_t)sizeof(uint64_t) &&
+		 (n_fds >= 1 || m->release.magic == LK_RELEASE_MAGIC) &&
 		 getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0;
 	if (!ok) {
 		for (int i = 0; i < 2; i++)
@@ -198,14 +203,42 @@ static void accept_hello(struct lk_collector *c, int fd, const struct lk_hello *
 	}
 }
 
-static void accept_one(struct lk_collector *c, int fd)
+/* A process of ours is handed over (common/shm.h, struct lk_release): the
+ * asker must be one of our processes too. */
+static void accept_release(struct lk_collector *c, const struct lk_release *m, pid_t peer)
+{
+	struct lk_session *s = lk_collector_find(c, (pid_t)m->pid);
+	if (!s || !lk_collector_find(c, peer) || s->handover)
+		return;
+	s->handover = m->reason == LK_RELEASE_PRIVILEGED ? LK_RELEASE_PRIVILEGED
+							  : LK_RELEASE_TRACER;
+	if (m->reason == LK_RELEASE_PRIVILEGED) {
+		free(s->handover_path);
+		s->handover_path = strndup(m->path, sizeof(m->path) - 1);
+	}
+	if (c->on_release && c->on_release(s, c->ctx) == 0 && s->scan_wanted) {
+		s->exit_call = 1;
+		atomic_store(&s->hdr->exit_call, 1);
+	}
+}
+
+/* Serve a connection's message; -EAGAIN when it has not come yet. */
+static int accept_one(struct lk_collector *c, int fd)
 {
 	union message m;
 	int fds[2];
 	pid_t peer = 0;
 	ssize_t n = receive(fd, &m, fds, &peer);
+	if (n == -EAGAIN)
+		return -EAGAIN;
 	if (n == (ssize_t)sizeof(m.hello) && m.hello.magic == LK_SHM_MAGIC) {
 		accept_hello(c, fd, &m.hello, fds[0], peer);
+	} else if (n == (ssize_t)sizeof(m.release) && m.release.magic == LK_RELEASE_MAGIC) {
+		accept_release(c, &m.release, peer);
+		char done = 1;
+		if (write(fd, &done, 1) != 1) {
+			/* it is gone: nothing to tell */
+		}
 	} else if (n == (ssize_t)sizeof(m.exit) && m.exit.magic == LK_EXIT_MAGIC && fds[1] >= 0) {
 		struct lk_session *s = lk_collector_find(c, peer);
 		if (s && s->exit_call)
@@ -218,17 +251,48 @@ static void accept_one(struct lk_collector *c, int fd)
 	for (int i = 0; n >= 0 && i < 2; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
+	return 0;
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* New connections: served at once when their message is there, else kept
+ * and polled (a client may be slow to send - traced by strace, or waiting
+ * on its own full ring - and nothing waits for it meanwhile). */
 static void accept_all(struct lk_collector *c)
 {
 	for (;;) {
-		int fd = accept4(c->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		int fd = accept4(c->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd < 0)
 			return;
-		accept_one(c, fd);
-		close(fd);
+		if (accept_one(c, fd) != -EAGAIN || c->n_conns == LK_CONNS_MAX) {
+			close(fd);
+			continue;
+		}
+		c->conns[c->n_conns++] = (struct lk_conn){.fd = fd, .since_ms = now_ms()};
 	}
+}
+
+/* Kept connections that became readable, or waited too long. */
+static void serve_conns(struct lk_collector *c, const struct pollfd *fds)
+{
+	uint64_t now = now_ms();
+	size_t kept = 0;
+	for (size_t i = 0; i < c->n_conns; i++) {
+		struct lk_conn k = c->conns[i];
+		int waiting = !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)) ||
+			      accept_one(c, k.fd) == -EAGAIN;
+		if (waiting && now - k.since_ms < LK_CONN_WAIT_MS)
+			c->conns[kept++] = k;
+		else
+			close(k.fd);
+	}
+	c->n_conns = kept;
 }
 
 int lk_collector_add_source(struct lk_collector *c, const struct lk_poll_source *src)
@@ -249,14 +313,17 @@ static void drain_child_fd(int fd)
 
 uint64_t lk_collector_poll(struct lk_collector *c, int timeout_ms)
 {
-	size_t n = c->n_running, k = n + 2, first[LK_POLL_SOURCES + 1];
-	struct pollfd *fds = calloc(n + 2 + LK_POLL_SOURCES * LK_POLL_SOURCE_FDS, sizeof(*fds));
+	size_t n = c->n_running, n_conns = c->n_conns, k = n + 2 + n_conns;
+	size_t first[LK_POLL_SOURCES + 1];
+	struct pollfd *fds = calloc(k + LK_POLL_SOURCES * LK_POLL_SOURCE_FDS, sizeof(*fds));
 	if (!fds)
 		return 0;
 	fds[0] = (struct pollfd){.fd = c->listen_fd, .events = POLLIN};
 	for (size_t i = 0; i < n; i++)
 		fds[i + 1] = (struct pollfd){.fd = c->running[i]->pidfd, .events = POLLIN};
 	fds[n + 1] = (struct pollfd){.fd = c->child_fd, .events = POLLIN};
+	for (size_t i = 0; i < n_conns; i++)
+		fds[n + 2 + i] = (struct pollfd){.fd = c->conns[i].fd, .events = POLLIN};
 	for (size_t i = 0; i < c->n_sources; i++) {
 		first[i] = k;
 		k += c->sources[i].fill(c->sources[i].ctx, fds + k, LK_POLL_SOURCE_FDS);
@@ -274,6 +341,7 @@ uint64_t lk_collector_poll(struct lk_collector *c, int timeout_ms)
 			if (s->pid != c->root || s->pidfd < 0)
 				finish(c, i, LK_SESSION_EXITED);
 	}
+	serve_conns(c, fds + n + 2);
 	accept_all(c);
 	for (size_t i = 0; i < c->n_sources; i++)
 		c->sources[i].dispatch(c->sources[i].ctx, fds + first[i], first[i + 1] - first[i]);

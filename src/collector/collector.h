@@ -28,6 +28,15 @@ struct lk_poll_source {
 	void *ctx;
 };
 
+/* A connection whose message has not come yet (collector.c). */
+struct lk_conn {
+	int fd;
+	uint64_t since_ms;
+};
+
+#define LK_CONNS_MAX 64
+#define LK_CONN_WAIT_MS 10000 /* then it is dropped */
+
 #define LK_POLL_SOURCES 4
 #define LK_POLL_SOURCE_FDS 64 /* descriptors one source may add */
 
@@ -45,6 +54,9 @@ struct lk_collector {
 	size_t announced;          /* sessions ever accepted */
 	/* called for each new session before the process may go on */
 	void (*on_announce)(struct lk_session *s, void *ctx);
+	/* s is handed over (another tracer, a privileged program): let go of
+	 * ptrace; 0 when it was let go */
+	int (*on_release)(struct lk_session *s, void *ctx);
 	void *ctx;
 	/* given to each new session (see session.h) */
 	lk_mark_fn on_mark;
@@ -52,6 +64,8 @@ struct lk_collector {
 	int keep_marks;
 	struct lk_poll_source sources[LK_POLL_SOURCES];
 	size_t n_sources;
+	struct lk_conn conns[LK_CONNS_MAX];
+	size_t n_conns;
 	int child_fd;              /* readable when a child changed state
 				    * (a signalfd of SIGCHLD), or -1 */
 };

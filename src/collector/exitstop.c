@@ -24,9 +24,18 @@ struct thread {
 	int group_done; /* its process's snapshot was taken */
 };
 
+struct pending {
+	pid_t tid;
+	int status;
+};
+
 struct lk_exitstop {
 	struct thread *t;
 	size_t n, cap;
+	pid_t *released;       /* processes let go: their new threads too */
+	size_t n_released;
+	struct pending *pending; /* ends seen while letting go, for the caller */
+	size_t n_pending;
 };
 
 int lk_exitstop_new(struct lk_exitstop **out)
@@ -43,6 +52,8 @@ void lk_exitstop_free(struct lk_exitstop *x)
 		if (!x->t[i].exiting)
 			ptrace(PTRACE_DETACH, x->t[i].tid, 0, 0);
 	free(x->t);
+	free(x->released);
+	free(x->pending);
 	free(x);
 }
 
@@ -204,19 +215,121 @@ static int exit_stop(struct lk_exitstop *x, struct thread *t, struct lk_exit_sna
 	return 1;
 }
 
-/* Thread group of tid, from /proc; 0 if unknown. */
-static pid_t tgid_of(pid_t tid)
+static int was_released(const struct lk_exitstop *x, pid_t tgid)
+{
+	for (size_t i = 0; i < x->n_released; i++)
+		if (x->released[i] == tgid)
+			return 1;
+	return 0;
+}
+
+static void keep_pending(struct lk_exitstop *x, pid_t tid, int status)
+{
+	struct pending *p = realloc(x->pending, (x->n_pending + 1) * sizeof(*p));
+	if (!p)
+		return;
+	x->pending = p;
+	x->pending[x->n_pending++] = (struct pending){tid, status};
+}
+
+/* Interrupt tid and detach it at its next stop, passing on a signal it was
+ * about to get; a thread it creates meanwhile is appended to *more. */
+static void let_go(struct lk_exitstop *x, pid_t tid, pid_t **more, size_t *n_more)
+{
+	struct timespec t0, now;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (ptrace(PTRACE_INTERRUPT, tid, 0, 0) != 0)
+		return; /* gone, or not ours */
+	for (;;) {
+		int st;
+		pid_t r = waitpid(tid, &st, __WALL | WNOHANG);
+		if (r < 0)
+			return;
+		if (r > 0 && (WIFEXITED(st) || WIFSIGNALED(st))) {
+			keep_pending(x, tid, st);
+			return;
+		}
+		if (r > 0 && WIFSTOPPED(st)) {
+			int event = st >> 16;
+			unsigned long msg = 0;
+			if (event == PTRACE_EVENT_CLONE && ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0) {
+				pid_t *m = realloc(*more, (*n_more + 1) * sizeof(*m));
+				if (m) {
+					*more = m;
+					(*more)[(*n_more)++] = (pid_t)msg;
+				}
+			}
+			ptrace(PTRACE_DETACH, tid, 0, (void *)(long)(event == 0 ? WSTOPSIG(st) : 0));
+			return;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 > OTHERS_MS)
+			return; /* in uninterruptible sleep: it stays ours */
+		nanosleep(&(struct timespec){0, 50 * 1000}, NULL);
+	}
+}
+
+int lk_exitstop_release(struct lk_exitstop *x, pid_t tgid)
+{
+	pid_t *r = realloc(x->released, (x->n_released + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	x->released = r;
+	x->released[x->n_released++] = tgid;
+	pid_t *tids = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < x->n; i++)
+		if (x->t[i].tgid == tgid) {
+			pid_t *m = realloc(tids, (n + 1) * sizeof(*m));
+			if (!m)
+				break;
+			tids = m;
+			tids[n++] = x->t[i].tid;
+		}
+	for (size_t i = 0; i < n; i++) {
+		drop(x, tids[i]);
+		let_go(x, tids[i], &tids, &n);
+	}
+	free(tids);
+	return 0;
+}
+
+int lk_exitstop_take_pending(struct lk_exitstop *x, pid_t *tid, int *status)
+{
+	if (!x || !x->n_pending)
+		return 0;
+	*tid = x->pending[0].tid;
+	*status = x->pending[0].status;
+	memmove(x->pending, x->pending + 1, --x->n_pending * sizeof(*x->pending));
+	return 1;
+}
+
+/* A field of /proc/TID/status ("Tgid:", "TracerPid:"); 0 if unknown. */
+static pid_t status_field(pid_t tid, const char *name)
 {
 	char path[64], line[256];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
 	FILE *f = fopen(path, "re");
-	pid_t tgid = 0;
+	size_t n = strlen(name);
+	pid_t v = 0;
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+		if (strncmp(line, name, n) == 0) {
+			v = (pid_t)atoi(line + n);
 			break;
+		}
 	if (f)
 		fclose(f);
-	return tgid;
+	return v;
+}
+
+static pid_t tgid_of(pid_t tid)
+{
+	return status_field(tid, "Tgid:");
+}
+
+pid_t lk_exitstop_tracer_of(pid_t tid)
+{
+	return status_field(tid, "TracerPid:");
 }
 
 int lk_exitstop_handle(struct lk_exitstop *x, pid_t tid, int status,
@@ -229,6 +342,10 @@ int lk_exitstop_handle(struct lk_exitstop *x, pid_t tid, int status,
 	 * WUNTRACED), so any stop is of a thread of ours. */
 	if (!t && WIFSTOPPED(status)) {
 		pid_t tgid = tgid_of(tid);
+		if (tgid > 0 && was_released(x, tgid)) {
+			ptrace(PTRACE_DETACH, tid, 0, 0);
+			return 0;
+		}
 		if (tgid > 0 && add(x, tid, tgid) == 0)
 			t = find(x, tid);
 		if (!t) {

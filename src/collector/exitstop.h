@@ -48,6 +48,18 @@ int lk_exitstop_seize(struct lk_exitstop *x, pid_t tgid);
 int lk_exitstop_handle(struct lk_exitstop *x, pid_t tid, int status,
 		       struct lk_exit_snapshot *snap);
 
+/* Let go of every thread of tgid, now and when it makes more (it is
+ * handed over to another tracer, or executes a privileged program): each
+ * is interrupted and detached with the signal it was about to get. Ends of
+ * threads seen meanwhile are kept for lk_exitstop_take_pending(). */
+int lk_exitstop_release(struct lk_exitstop *x, pid_t tgid);
+
+/* A wait status lk_exitstop_release() took: 1 and it, or 0. */
+int lk_exitstop_take_pending(struct lk_exitstop *x, pid_t *tid, int *status);
+
+/* The pid tracing tid (/proc/TID/status, TracerPid), 0 if none or unknown. */
+pid_t lk_exitstop_tracer_of(pid_t tid);
+
 /* Let the thread of snap finish exiting. */
 void lk_exitstop_resume(struct lk_exitstop *x, struct lk_exit_snapshot *snap);
 

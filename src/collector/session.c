@@ -117,6 +117,7 @@ void lk_session_free(struct lk_session *s)
 	free(s->roots);
 	free(s->exe);
 	free(s->cmdline);
+	free(s->handover_path);
 	free(s);
 }
 

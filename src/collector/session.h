@@ -95,6 +95,9 @@ struct lk_session {
 	size_t n_roots, cap_roots;
 	int scan_wanted, scan_errno; /* a scan at the end was asked; why ptrace failed */
 	int exit_call;          /* no ptrace: the process calls back at exit (common/shm.h) */
+	int handover;           /* let go of ptrace: enum lk_release_reason, or 0 */
+	int traced_elsewhere;   /* another tracer had it when it announced itself */
+	char *handover_path;    /* LK_RELEASE_PRIVILEGED: the program it executed */
 	int exit_called;        /* it did and was scanned: later events are dropped */
 	uint8_t *classes;       /* per live slot, enum lk_leak_class; NULL: no scan */
 	int exec_pending;       /* an execve is under way (or replaced the image) */

@@ -46,7 +46,7 @@
 #include <stdint.h>
 
 #define LK_SHM_MAGIC 0x31306d68736b6c00ULL /* "\0lkshm01" */
-#define LK_SHM_VERSION 2
+#define LK_SHM_VERSION 3
 
 #define LK_RING_SLOTS (1u << 18)       /* 8 MiB of events */
 #define LK_STACK_BUCKETS (1u << 20)    /* hash buckets, power of two */
@@ -135,6 +135,8 @@ struct lk_shm_header {
 	_Alignas(64) char comm[64];                /* program name, for labels */
 	_Alignas(64) _Atomic uint64_t mark_head;   /* next mark text slot */
 	_Atomic uint32_t mark_dropped;             /* marks lost: slot still in use */
+	_Atomic uint32_t exit_call;                /* set by the collector: call back
+						    * at exit (it let go of ptrace) */
 };
 
 _Static_assert(sizeof(struct lk_shm_header) <= 4096, "the header fits its page");
@@ -175,6 +177,31 @@ struct lk_exit_hello {
 	uint32_t pid;
 	uint32_t pad;
 	uint64_t sp;            /* the exiting thread's stack pointer */
+};
+
+/*
+ * Letting go (docs/design.md, "Other tracers and privileges"): a process
+ * about to be traced by another tracer (its own PTRACE_TRACEME, or a
+ * PTRACE_ATTACH / PTRACE_SEIZE of it by a process of ours: strace, gdb),
+ * or about to execute a program that gains privileges (setuid, setgid,
+ * file capabilities: ptrace would take them away), sends this message,
+ * with no descriptor, and waits for one byte. The collector then detaches
+ * ptrace from every thread of pid, stores 1 in its region's exit_call so
+ * that it calls back at exit as where ptrace is not permitted, and notes
+ * why for its report.
+ */
+#define LK_RELEASE_MAGIC 0x31736c65726b6c00ULL /* "\0lkrels1" */
+
+enum lk_release_reason {
+	LK_RELEASE_TRACER = 1,      /* another tracer takes it */
+	LK_RELEASE_PRIVILEGED = 2,  /* it executes path, which gains privileges */
+};
+
+struct lk_release {
+	uint64_t magic;         /* LK_RELEASE_MAGIC */
+	uint32_t pid;
+	uint32_t reason;        /* enum lk_release_reason */
+	char path[LK_PATH_MAX]; /* LK_RELEASE_PRIVILEGED: the program */
 };
 
 #define LK_RING_LAP(p) ((p) & ~(uint64_t)(LK_RING_SLOTS - 1))

@@ -73,6 +73,7 @@ LK_HIDDEN void lk_real_resolve(void)
 	r.dlclose = next("dlclose");
 	r.execve = next("execve");
 	r.execvpe = next("execvpe");
+	r.ptrace = next("ptrace");
 	if (!r.memalign)
 		r.memalign = __libc_memalign;
 	if (!r.valloc)

@@ -29,10 +29,22 @@ static _Atomic int wanted; /* the collector answered LK_ACK_SELF_SCAN */
 LK_HIDDEN void lk_exitcall_arm(const char *path, int ack)
 {
 	size_t n = strlen(path);
-	int on = ack == LK_ACK_SELF_SCAN && n < sizeof(socket_path);
-	if (on)
+	int fits = n < sizeof(socket_path);
+	if (fits)
 		memcpy(socket_path, path, n + 1);
-	atomic_store(&wanted, on);
+	atomic_store(&wanted, fits && ack == LK_ACK_SELF_SCAN);
+}
+
+LK_HIDDEN const char *lk_exitcall_socket(void)
+{
+	return socket_path[0] ? socket_path : NULL;
+}
+
+/* The collector asked at the hello, or later, when it let go of ptrace. */
+static int called_for(void)
+{
+	int asked = atomic_exchange(&wanted, 0);
+	return (asked || atomic_load(&lk_region.hdr->exit_call)) && socket_path[0];
 }
 
 /* Our frame is the lowest the scan reads: the caller spilled its
@@ -54,8 +66,9 @@ static __attribute__((noinline)) void scan_me(void)
 
 static void at_exit(void)
 {
+	static _Atomic int done;
 	if (atomic_load(&lk_state) != LK_READY || (uint32_t)getpid() != lk_region.hdr->pid ||
-	    !atomic_exchange(&wanted, 0))
+	    !called_for() || atomic_exchange(&done, 1))
 		return;
 	int e = errno;
 	__builtin_unwind_init();

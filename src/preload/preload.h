@@ -32,6 +32,7 @@ struct lk_real {
 	int (*dlclose)(void *);
 	int (*execve)(const char *, char *const[], char *const[]);
 	int (*execvpe)(const char *, char *const[], char *const[]);
+	long (*ptrace)(int, ...);
 };
 
 /* One process's view of its shared region. */
@@ -62,14 +63,21 @@ LK_HIDDEN size_t lk_bootstrap_size(const void *p);
 LK_HIDDEN int lk_region_attach(const struct lk_region *parent);
 
 /* socket.c: connect to the collector's socket at path, send len bytes of
- * msg with n_fds (1 or 2) descriptors, return its one-byte answer, or -1;
- * the collector's pid in *peer when peer is not NULL. */
+ * msg with n_fds (up to 2) descriptors, return its one-byte answer, or -1;
+ * the collector's pid in *peer when peer is not NULL. n_fds may be 0. */
 LK_HIDDEN int lk_socket_call(const char *path, const void *msg, size_t len, const int *fds,
 			     size_t n_fds, pid_t *peer);
 
 /* exitcall.c: the collector answered the hello with ack (LK_ACK_*) on the
- * socket at path; LK_ACK_SELF_SCAN asks for the call-back at exit. */
+ * socket at path; LK_ACK_SELF_SCAN asks for the call-back at exit (as does
+ * the region's exit_call, later). The socket's path, or NULL. */
 LK_HIDDEN void lk_exitcall_arm(const char *path, int ack);
+LK_HIDDEN const char *lk_exitcall_socket(void);
+
+/* release.c: ask the collector to let pid go (enum lk_release_reason); 1
+ * if executing path would raise this process's privileges. */
+LK_HIDDEN void lk_release(pid_t pid, unsigned reason, const char *path);
+LK_HIDDEN int lk_release_gains_privileges(const char *path);
 
 /* liveness.c: the collector's pid at the acknowledgement of our region;
  * whether it is gone since; stop recording and say so once. */

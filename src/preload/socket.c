@@ -32,7 +32,7 @@ static int connect_to(const char *path)
 LK_HIDDEN int lk_socket_call(const char *path, const void *msg, size_t len, const int *fds,
 			     size_t n_fds, pid_t *peer)
 {
-	if (n_fds < 1 || n_fds > MAX_FDS)
+	if (n_fds > MAX_FDS)
 		return -1;
 	int s = connect_to(path);
 	if (s < 0)
@@ -42,13 +42,16 @@ LK_HIDDEN int lk_socket_call(const char *path, const void *msg, size_t len, cons
 		char buf[CMSG_SPACE(MAX_FDS * sizeof(int))];
 		struct cmsghdr align;
 	} ctl;
-	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1,
-			   .msg_control = ctl.buf, .msg_controllen = CMSG_SPACE(n_fds * sizeof(int))};
-	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(n_fds * sizeof(int));
-	memcpy(CMSG_DATA(c), fds, n_fds * sizeof(int));
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+	if (n_fds) {
+		m.msg_control = ctl.buf;
+		m.msg_controllen = CMSG_SPACE(n_fds * sizeof(int));
+		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(n_fds * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, n_fds * sizeof(int));
+	}
 	unsigned char answer = 0;
 	ssize_t r = -1;
 	if (sendmsg(s, &m, MSG_NOSIGNAL) == (ssize_t)len)

@@ -124,6 +124,14 @@ void lk_leak_write_json(const struct lk_run_result *r, FILE *out)
 		const struct lk_session *s = r->unreported[i];
 		fprintf(out, "%s{\"pid\":%d,\"command\":", i ? "," : "", (int)s->pid);
 		lk_json_string(out, s->cmdline ? s->cmdline : s->comm);
+		fprintf(out, ",\"why\":\"%s\"",
+			s->state != LK_SESSION_EXECED ? "running"
+			: s->handover == LK_RELEASE_PRIVILEGED ? "exec-privileged" : "exec-untraced");
+		if (s->state == LK_SESSION_EXECED && s->handover == LK_RELEASE_PRIVILEGED &&
+		    s->handover_path) {
+			fputs(",\"program\":", out);
+			lk_json_string(out, s->handover_path);
+		}
 		fputs("}", out);
 	}
 	fputs("]}\n", out);

@@ -103,10 +103,17 @@ void lk_leak_write_text(const struct lk_run_result *r, FILE *out)
 			       r->gen_suppressions);
 	for (size_t i = 0; i < r->n_unreported; i++) {
 		const struct lk_session *s = r->unreported[i];
-		fprintf(out, "leakscope: pid %d (%s) %s: not reported\n", (int)s->pid,
-			s->cmdline ? s->cmdline : s->comm,
-			s->state == LK_SESSION_EXECED ? "exec'd a program that is not traced "
-							"(static, or LD_PRELOAD removed)"
-						      : "was still running");
+		const char *cmd = s->cmdline ? s->cmdline : s->comm;
+		if (s->state == LK_SESSION_EXECED && s->handover == LK_RELEASE_PRIVILEGED)
+			fprintf(out, "leakscope: pid %d (%s) exec'd '%s', which gains privileges "
+				"(setuid, setgid or file capabilities): not traced, so that it "
+				"keeps them; not reported\n", (int)s->pid, cmd,
+				s->handover_path ? s->handover_path : "?");
+		else
+			fprintf(out, "leakscope: pid %d (%s) %s: not reported\n", (int)s->pid, cmd,
+				s->state == LK_SESSION_EXECED ? "exec'd a program that is not "
+								"traced (static, or LD_PRELOAD "
+								"removed)"
+							      : "was still running");
 	}
 }

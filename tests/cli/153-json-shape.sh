@@ -42,5 +42,6 @@ expect_json "$j" "all(.processes[] | (.leaks[], .suppressed[]) | .stack[];
 	and (.line == null or (.line | $num)) and (.module | type == \"string\")
 	and (.offset | test(\"^0x[0-9a-f]+\$\")) and (.inlined | type == \"boolean\"))"
 expect_json "$j" '.processes | length >= 2 and any(.[]; .suppressed != [])'
-expect_json "$j" 'all(.unreported[]; keys == ["command", "pid"])'
+expect_json "$j" 'all(.unreported[]; (keys - ["program"]) == ["command", "pid", "why"]
+	and (.why | IN("running", "exec-untraced", "exec-privileged")))'
 exit 0

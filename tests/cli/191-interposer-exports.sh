@@ -1,6 +1,7 @@
 # libleakscope.so exports only the allocator entry points it interposes,
 # dlclose, the execve family, _exit and _Exit (the exit call-back where
-# ptrace is not permitted) and the leakscope_* program API, and needs
+# ptrace is not permitted), ptrace (to hand a process over to another
+# tracer) and the leakscope_* program API, and needs
 # nothing beyond libc: the program sees no library of ours but this one.
 . "$(dirname "$0")/../lib.sh"
 so=$ROOT/build/libleakscope.so
@@ -27,6 +28,7 @@ leakscope_root_remove
 malloc
 memalign
 posix_memalign
+ptrace
 pvalloc
 realloc
 reallocarray
