@@ -10,8 +10,11 @@ v=$(victim keeps-going) || exit
 grep -q '^status 5$' "$T/want" || fail "the victim alone: $(cat "$T/want")"
 
 # finish WHAT: wait for the program's status file, compare with alone
+# (leakscope killed before it started the program: nothing to wait for)
 finish() {
 	i=0
+	sleep 0.2
+	[ -e "$T/started" ] || { wait $ls_pid 2> /dev/null; return 0; }
 	while [ ! -s "$T/status" ]; do
 		i=$((i + 1))
 		[ $i -le 600 ] || { pkill -9 -f keeps-going; fail "$1: the program never finished (hangs)"; }
@@ -22,18 +25,19 @@ finish() {
 	if grep -q 'runs on unrecorded' "$T/err"; then
 		expect_grep "$T/err" '^leakscope: the collector \(pid [0-9]+\) is gone; pid [0-9]+ runs on unrecorded$'
 	fi
-	rm -f "$T/out" "$T/status" "$T/err"
+	rm -f "$T/out" "$T/status" "$T/err" "$T/started"
+	ran=$((ran + 1))
 }
 
 # start ARGS...: the program under leakscope ARGS, in the background
 start() {
-	"$LEAKSCOPE" "$@" -- sh -c "'$v' > '$T/out'; echo \"status \$?\" > '$T/status.tmp'; mv '$T/status.tmp' '$T/status'" \
+	"$LEAKSCOPE" "$@" -- sh -c ": > '$T/started'; '$v' > '$T/out'; echo \"status \$?\" > '$T/status.tmp'; mv '$T/status.tmp' '$T/status'" \
 		2> "$T/err" > /dev/null &
 	ls_pid=$!
 }
 
-delays="0.02 0.1 0.3 0.6 1.0 $(awk 'BEGIN { srand(); printf "%.2f %.2f", rand(), rand() * 2 }')"
-said=0
+delays="0.05 0.1 0.3 0.6 1.0 $(awk 'BEGIN { srand(); printf "%.2f %.2f", 0.05 + rand(), rand() * 2 }')"
+ran=0
 for d in $delays; do
 	start run
 	sleep "$d"
@@ -62,4 +66,5 @@ for d in 0.05 0.2; do
 	finish "check, run killed after $d s"
 	wait 2> /dev/null
 done
+[ $ran -ge 10 ] || fail "only $ran of the runs started the program before leakscope was killed"
 exit 0
