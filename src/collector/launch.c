@@ -120,8 +120,11 @@ static void child_exec(const char *path, char *const argv[], const char *preload
 	snprintf(frames, sizeof(frames), "%d", max_frames);
 	setenv(LK_ENV_SOCKET, socket_path, 1);
 	setenv(LK_ENV_FRAMES, frames, 1);
+	/* what the collector ignores, the program does not (dispositions
+	 * set to ignore survive exec) */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
 	execv(path, argv);
 	int e = errno;
 	if (write(report_fd, &e, sizeof(e)) != (ssize_t)sizeof(e)) {
