@@ -84,24 +84,55 @@ static char *trim(char *t)
 	return t;
 }
 
-int lk_suppressions_load(struct lk_suppressions *s, const char *path)
+/* The whole file in a buffer of LK_SUPPRESSIONS_MAX bytes (and a NUL):
+ * a file that goes on past it (an endless pipe) is not read further. */
+static int slurp(FILE *f, const char *name, char **out)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return lk_error_set(-errno, "cannot open suppressions '%s': %s", path, strerror(errno));
-	char line[4096];
-	int rc = 0, no = 0;
-	while (!rc && fgets(line, sizeof(line), f)) {
+	char *b = malloc(LK_SUPPRESSIONS_MAX + 1);
+	if (!b)
+		return -ENOMEM;
+	size_t n = 0, k = 1;
+	while (n <= LK_SUPPRESSIONS_MAX && k > 0) {
+		k = fread(b + n, 1, LK_SUPPRESSIONS_MAX + 1 - n, f);
+		n += k;
+	}
+	const char *nul = n <= LK_SUPPRESSIONS_MAX ? memchr(b, 0, n) : NULL;
+	int rc = 0;
+	if (ferror(f))
+		rc = -EIO;
+	else if (n > LK_SUPPRESSIONS_MAX)
+		rc = lk_error_set(LK_ELIMIT, "cannot read suppressions '%s': longer than %u MiB",
+				  name, LK_SUPPRESSIONS_MAX >> 20);
+	else if (nul)
+		rc = lk_error_set(LK_EFORMAT, "cannot read suppressions '%s': a NUL byte at "
+				  "offset %zu (not a text file)", name, (size_t)(nul - b));
+	if (rc) {
+		free(b);
+		return rc;
+	}
+	b[n] = 0;
+	*out = b;
+	return 0;
+}
+
+int lk_suppressions_read(struct lk_suppressions *s, FILE *f, const char *name)
+{
+	char *text;
+	int rc = slurp(f, name, &text), no = 0;
+	if (rc)
+		return rc;
+	/* line by line: strsep keeps the empty lines, so that numbers match */
+	for (char *rest = text, *line; !rc && (line = strsep(&rest, "\n")); ) {
 		char *t = trim(line);
 		no++;
 		if (!*t || *t == '#')
 			continue;
 		if (strncmp(t, "leak:", 5) != 0 || !*trim(t + 5))
-			rc = lk_error_set(LK_EFORMAT, "%s:%d: expected 'leak:PATTERN'", path, no);
+			rc = lk_error_set(LK_EFORMAT, "%s:%d: expected 'leak:PATTERN'", name, no);
 		else
 			rc = lk_suppressions_add(s, trim(t + 5));
 	}
-	fclose(f);
+	free(text);
 	return rc;
 }
 

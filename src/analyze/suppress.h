@@ -10,6 +10,7 @@
 #define LK_ANALYZE_SUPPRESS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analyze/timeline.h"
 
@@ -22,8 +23,14 @@ struct lk_suppressions {
 void lk_suppressions_init(struct lk_suppressions *s);
 void lk_suppressions_release(struct lk_suppressions *s);
 int lk_suppressions_add_builtin(struct lk_suppressions *s);
-/* Read a file; LK_EFORMAT with the line number on a bad line. */
-int lk_suppressions_load(struct lk_suppressions *s, const char *path);
+/* A suppressions file is a short text: reading stops past this size. */
+#define LK_SUPPRESSIONS_MAX (1024u * 1024u)
+
+/* Read the lines of f (named name in messages), at most
+ * LK_SUPPRESSIONS_MAX bytes: LK_ELIMIT past them (an endless pipe),
+ * LK_EFORMAT for a NUL byte or a bad line (with its number), the detail
+ * set; -EIO, -ENOMEM. */
+int lk_suppressions_read(struct lk_suppressions *s, FILE *f, const char *name);
 int lk_suppressions_add(struct lk_suppressions *s, const char *pattern);
 
 /* The pattern that suppresses this stack, or NULL. */

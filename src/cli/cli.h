@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 
+#include "common/files.h"
+
 /* Exit codes of leakscope itself (the program's own status passes through). */
 #define LK_EXIT_FAILURE 125
 /* `run`: the program succeeded but leaked (LeakSanitizer's convention). */
@@ -34,10 +36,24 @@ long lk_cli_number(const char *cmd, const char *opt, const char *s, long lo, lon
 
 /* output.c: lk_error_name() with a lowercase first letter (a static buffer). */
 const char *lk_cli_errtext(int code);
-/* Open path for writing ("-" or NULL: stdout), printing why it failed. */
+/* Open path for writing a report ("-" or NULL: standard output; a new
+ * file gets 0666 less the umask, an existing one is written over in
+ * place; never through another user's symbolic link: common/files.h),
+ * printing why it failed. One report stream is open at a time. */
 FILE *lk_cli_open_out(const char *path);
-/* Close it; print and return 1 when rc or the close failed, else 0. */
-int lk_cli_close_out(FILE *f, const char *path, int rc);
+/* Standard error as the report stream (run's default). */
+FILE *lk_cli_open_stderr(void);
+/* Flush and close the report stream; print "cannot write 'PATH': CAUSE"
+ * and return 1 when rc (the writer's) or a write failed, else 0. */
+int lk_cli_close_out(FILE *f, int rc);
+/* Open a file the user named for reading: a regular file, or with
+ * LK_FILE_PIPE a FIFO or pipe too (common/files.h), which reads as ended
+ * after LK_CLI_PIPE_MAX bytes (an endless writer); NULL after printing
+ * "cannot open 'PATH': CAUSE". */
+#define LK_CLI_PIPE_MAX (4ull << 30)
+FILE *lk_cli_open_in(const char *path, int flags);
+/* Close it; 1 after saying so when a pipe was read up to its limit. */
+int lk_cli_close_in(FILE *f, const char *path);
 
 /* options.c: "--name VALUE", "--name=VALUE" (long names) or "-o VALUE" at
  * argv[*i] (advanced past a separate value): the value; NULL when argv[*i]

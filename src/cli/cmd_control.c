@@ -51,7 +51,8 @@ static void usage(const struct control_cmd *c, FILE *out)
 		"recordings of the same user can be reached (docs/control.md).\n\n"
 		"options:\n%s"
 		"  -h, --help              this text\n\n"
-		"exit status: 0 done; 1 no such recording, or it refused; 2 usage.\n",
+		"exit status: 0 done; 1 no such recording, it refused, or the output could\n"
+		"not be written; 2 usage.\n",
 		c->name, strcmp(c->name, "check") ? "" : "[--format text|json] ", c->args,
 		c->what, strcmp(c->name, "check") ? ""
 		: "  -f, --format FMT        text (default) or json (docs/json-leaks.md)\n");
@@ -121,9 +122,14 @@ static int control(const struct control_cmd *c, int argc, char **argv)
 		lk_cli_error("%s: %s", c->name, lk_error_detail());
 		return 1;
 	}
-	fwrite(body, 1, len, stdout);
+	FILE *out = lk_cli_open_out("-");
+	int status = 1;
+	if (out) {
+		fwrite(body, 1, len, out);
+		status = lk_cli_close_out(out, 0);
+	}
 	free(body);
-	return 0;
+	return status;
 }
 
 int cmd_mark(int argc, char **argv) { return control(&cmds[0], argc, argv); }

@@ -106,8 +106,8 @@ static int run(struct side *a, struct side *b, int json, const char *out_path, i
 	} else {
 		FILE *out = lk_cli_open_out(out_path);
 		if (out)
-			status = lk_cli_close_out(out, out_path, json ? lk_tdiff_write_json(&d, out)
-								      : lk_tdiff_write_text(&d, top, out));
+			status = lk_cli_close_out(out, json ? lk_tdiff_write_json(&d, out)
+							    : lk_tdiff_write_text(&d, top, out));
 	}
 	lk_tdiff_release(&d);
 	lk_history_release(&ha);

@@ -3,8 +3,8 @@
  * per line, in file order, for tests and bug reports. A damaged or
  * truncated trace gets the reader's message after the records read before
  * the damage. Exit status: 0 a complete trace; 1 damaged, truncated (no
- * END: the recording was cut off or is still being written) or unreadable;
- * 2 usage.
+ * END: the recording was cut off or is still being written) or unreadable,
+ * or standard output cannot be written; 2 usage.
  *
  * Line format (docs/recording.md): the time in seconds ("-" for records
  * without one), the kind, then key=value fields.
@@ -37,7 +37,10 @@ static const char usage_text[] =
 	"options:\n"
 	"  -h, --help     this text\n"
 	"\n"
-	"exit status: 0 complete trace; 1 damaged, truncated or unreadable; 2 usage.\n";
+	"TRACE is a file, or a pipe (dump reads it once, in order).\n"
+	"\n"
+	"exit status: 0 complete trace; 1 damaged, truncated or unreadable, or the\n"
+	"output could not be written; 2 usage.\n";
 
 /* text, quoted, with ", \ and bytes outside printable ASCII escaped */
 static void put_quoted(FILE *out, const char *s, size_t n)
@@ -147,12 +150,16 @@ static void put_header(FILE *out, const struct lk_trace_meta *m)
 	fputc('\n', out);
 }
 
-/* Print path; 0 complete, 1 otherwise (message printed). */
-static int dump(const char *path, FILE *out)
+/* Print path (a file, or a pipe: dump streams) on standard output; 0
+ * complete, 1 otherwise (message printed). A failed write ends it. */
+static int dump(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		lk_cli_error("cannot open '%s': %s", path, strerror(errno));
+	FILE *f = lk_cli_open_in(path, LK_FILE_PIPE);
+	if (!f)
+		return 1;
+	FILE *out = lk_cli_open_out("-");
+	if (!out) {
+		lk_cli_close_in(f, path);
 		return 1;
 	}
 	struct lk_trace_reader *r;
@@ -161,12 +168,13 @@ static int dump(const char *path, FILE *out)
 		const struct lk_trace_meta *meta = lk_trace_reader_meta(r);
 		put_header(out, meta);
 		struct lk_trace_record rec;
-		while ((rc = lk_trace_reader_next(r, &rec)) == 1)
+		while (!ferror(out) && (rc = lk_trace_reader_next(r, &rec)) == 1)
 			put_record(out, meta, &rec);
 		lk_trace_reader_close(r);
 	}
-	fclose(f);
-	fflush(out);
+	int over = lk_cli_close_in(f, path);   /* an endless pipe: said */
+	if (lk_cli_close_out(out, 0) || over)
+		return 1;
 	if (rc == 0)
 		return 0;
 	const char *d = *lk_error_detail() ? lk_error_detail() : lk_error_name(rc);
@@ -206,5 +214,5 @@ int cmd_dump(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return 2;
 	}
-	return dump(path, stdout);
+	return dump(path);
 }

@@ -51,14 +51,16 @@ static int usage_error(const char *fmt, const char *arg)
 /* Read path into *tl; print what went wrong. 0 or 1 (the exit code). */
 static int load(const char *path, const struct lk_profile_options *opt, struct lk_timeline *tl)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		lk_cli_error("cannot open '%s': %s", path, lk_cli_errtext(-errno));
+	FILE *f = lk_cli_open_in(path, LK_FILE_PIPE);
+	if (!f)
 		return 1;
-	}
 	struct lk_profile_stats st;
 	int rc = lk_profile_read(f, opt, tl, &st);
-	fclose(f);
+	if (lk_cli_close_in(f, path)) {   /* an endless pipe: not all of it read */
+		if (rc >= 0)
+			lk_timeline_release(tl);
+		return 1;
+	}
 	if (rc < 0) {
 		lk_cli_error("cannot read '%s': %s", path,
 			*lk_error_detail() && rc != -ENOMEM ? lk_error_detail() : lk_error_name(rc));
@@ -98,7 +100,7 @@ static int run_diff(const char *a, const char *b, enum format fmt, const char *o
 		if (out) {
 			rc = fmt == FMT_JSON ? lk_timeline_diff_write_json(&d, out)
 					     : lk_timeline_diff_write_text(&d, out, top);
-			status = lk_cli_close_out(out, out_path, rc);
+			status = lk_cli_close_out(out, rc);
 		}
 		lk_timeline_diff_release(&d);
 	}

@@ -41,7 +41,9 @@ static const char usage_text[] =
 	"  -o, --output FILE        trace of PROGRAM (default: leakscope.PROG.PID.lstrace\n"
 	"                           in the current directory); other processes write\n"
 	"                           FILE with .PID (.PID.N for a pid's N-th image)\n"
-	"                           inserted before .lstrace\n"
+	"                           inserted before .lstrace. Traces are mode 0600;\n"
+	"                           a name leakscope made up is never reused: when\n"
+	"                           it is taken, NAME-2.lstrace (-3 ...) is written\n"
 	"      --no-follow          trace only PROGRAM: not its forks and execs\n"
 	"      --sample-interval MS sample RSS and live bytes every MS ms (default 100)\n"
 	"      --frames N           record at most N frames per stack (default 64)\n"
@@ -51,6 +53,9 @@ static const char usage_text[] =
 	"      --no-control         no control socket: 'leakscope mark', 'snapshot',\n"
 	"                           'start', 'stop' and 'check' cannot reach it\n"
 	"  -h, --help               this text\n"
+	"\n"
+	"A trace that cannot be written (a full disk) is said at once and stops\n"
+	"there; the program runs on, and the file keeps what was written.\n"
 	"\n"
 	"exit status: the program's own; 128+N if it was killed by signal N;\n"
 	"127 program not found; 126 not executable; 125 leakscope failed, the\n"
@@ -137,14 +142,30 @@ static void start_trace(struct lk_session *s, void *ctx)
 	struct recording *r = ctx;
 	struct lk_recorder *rec = r->rec;
 	const char *cmd = s->cmdline ? s->cmdline : s->comm;
-	if (lk_recorder_attach(rec, s) != 0) {
-		lk_cli_error("cannot record pid %d (%s): %s", (int)s->pid, cmd, lk_error_detail());
+	lk_error_set(0, "%s", "");
+	int rc = lk_recorder_attach(rec, s);
+	if (rc) {
+		const char *d = lk_error_detail();
+		lk_cli_error("cannot record pid %d (%s): %s%s%s", (int)s->pid, cmd, d, *d ? ": " : "",
+			     lk_cli_errtext(rc));
 		r->failed = 1;
 		return;
 	}
 	struct lk_recorder_info in;
 	lk_recorder_info(rec, lk_recorder_count(rec) - 1, &in);
 	fprintf(stderr, "leakscope: recording pid %d (%s) to %s\n", (int)s->pid, cmd, in.path);
+}
+
+/* A trace that stopped (a full disk, say) is said at once; the program
+ * runs on, and the file keeps what was written before. */
+static void say_failures(struct recording *r)
+{
+	struct lk_recorder_info in;
+	while (lk_recorder_take_failure(r->rec, &in) == 0) {
+		lk_cli_error("cannot write '%s': %s; the trace of pid %d (%s) stops there",
+			     in.path, lk_cli_errtext(in.err), (int)in.pid, in.comm);
+		r->failed = 1;
+	}
 }
 
 static void reap(struct recording *r)
@@ -161,6 +182,7 @@ static void record(struct recording *r)
 		lk_collector_poll(c, more ? 1 : PERIOD_MS);
 		reap(r);
 		more = lk_recorder_tick(r->rec, PERIOD_MS / 2 + 1);
+		say_failures(r);
 	}
 	/* announcements and ends that raced with the last end */
 	lk_collector_poll(c, 0);
@@ -238,11 +260,8 @@ static int summary(const struct lk_recorder *rec)
 		fprintf(stderr, "leakscope: trace %s: pid %d (%s), %llu events in %.3f s, "
 			"%llu bytes (%.2f bytes/event)%s\n", in.path, (int)in.pid, in.comm,
 			(unsigned long long)in.events, in.seconds, (unsigned long long)in.bytes, per,
-			in.running ? ", still running" : "");
-		if (in.err) {
-			lk_cli_error("trace %s stopped early: %s", in.path, in.errmsg);
-			bad = 1;
-		}
+			in.err ? ", stopped early" : in.running ? ", still running" : "");
+		bad |= in.err != 0;
 	}
 	return bad;
 }
@@ -285,8 +304,8 @@ int cmd_record(int argc, char **argv)
 	}
 	out = o.output ? strdup(o.output) : default_output(prog[0], run.pid);
 	struct lk_recorder_options ro = {
-		.path = out, .root = run.pid, .period_ms = PERIOD_MS, .sample_ms = o.sample_ms,
-		.paused = o.paused,
+		.path = out, .named = o.output != NULL, .root = run.pid, .period_ms = PERIOD_MS,
+		.sample_ms = o.sample_ms, .paused = o.paused,
 	};
 	if (!out || lk_recorder_new(&ro, &rec) != 0 || lk_suppressions_add_builtin(&r.sup) != 0) {
 		lk_cli_error("record: out of memory");
@@ -312,6 +331,7 @@ int cmd_record(int argc, char **argv)
 		goto done;
 	}
 	lk_collector_close(&c);       /* closes traces still open */
+	say_failures(&r);
 	int bad = summary(rec) || r.failed;
 	rc = WIFEXITED(r.status) ? WEXITSTATUS(r.status) : 128 + WTERMSIG(r.status);
 	if (bad && rc == 0)

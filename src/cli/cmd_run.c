@@ -44,7 +44,8 @@ static const char usage_text[] =
 	"scanned and its blocks are reported as not freed, with a note.\n"
 	"\n"
 	"options:\n"
-	"  -o, --output FILE        write the report to FILE (default: stderr)\n"
+	"  -o, --output FILE        write the report to FILE (default: stderr; '-':\n"
+	"                           stdout), opened before PROGRAM starts\n"
 	"  -f, --format FMT         text (default), json (docs/json-leaks.md) or\n"
 	"                           folded (stacks for flamegraph.pl, speedscope)\n"
 	"      --no-follow          trace only PROGRAM: not its forks and execs\n"
@@ -73,8 +74,10 @@ static const char usage_text[] =
 	"\n"
 	"exit status: the program's own; 128+N if it was killed by signal N;\n"
 	"23 (or N of --exit-code N) when it succeeded but leaked;\n"
-	"127 program not found; 126 not executable; 125 leakscope failed or the\n"
-	"program cannot be traced (statically linked or setuid).\n";
+	"127 program not found; 126 not executable; 125 leakscope failed, the\n"
+	"program cannot be traced (statically linked or setuid), or it succeeded\n"
+	"but the report could not be written (a full disk, a closed pipe: said in\n"
+	"one line, also when the program's own failure is the status).\n";
 
 struct run_opts {
 	const char *output;
@@ -92,6 +95,22 @@ struct run_opts {
 };
 
 enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_GEN_SUP, OPT_SCAN, OPT_NO_SCAN, OPT_FRAMES, OPT_EXIT_CODE, OPT_NO_CONTROL };
+
+/* A --suppressions file: a regular file or a pipe (`<(...)`), read up to
+ * its limit (analyze/suppress.h). 0, or -1 after a message. */
+static int load_suppressions(struct lk_suppressions *sup, const char *path)
+{
+	FILE *f = lk_cli_open_in(path, LK_FILE_PIPE);
+	if (!f)
+		return -1;
+	int rc = lk_suppressions_read(sup, f, path);
+	lk_cli_close_in(f, path);
+	if (rc == LK_EFORMAT || rc == LK_ELIMIT)
+		lk_cli_error("%s", lk_error_detail());
+	else if (rc)
+		lk_cli_error("cannot read '%s': %s", path, lk_cli_errtext(rc));
+	return rc ? -1 : 0;
+}
 
 static int parse(int argc, char **argv, struct run_opts *o)
 {
@@ -164,10 +183,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	if (o->default_sup && lk_suppressions_add_builtin(&o->sup) != 0)
 		return -1;
 	for (size_t i = 0; i < n_files; i++)
-		if (lk_suppressions_load(&o->sup, files[i]) != 0) {
-			lk_cli_error("%s", lk_error_detail());
+		if (load_suppressions(&o->sup, files[i]) != 0)
 			return -1;
-		}
 	return optind;
 }
 
@@ -260,12 +277,14 @@ static const struct lk_control_ops run_ops = {
 	.kind = "run", .identify = ctl_identify, .mark = ctl_mark, .check = ctl_check,
 };
 
-static int write_reports(struct lk_collector *c, const struct run_opts *o, char **argv,
-			 pid_t root, int status, uint64_t *leaked)
+/* The reports of every process to out, closed here: 0, or 1 after a
+ * message. */
+static int write_reports(struct lk_collector *c, const struct run_opts *o, FILE *out,
+			 char **argv, pid_t root, int status, uint64_t *leaked)
 {
 	struct lk_symbolizer *sym;
 	if (lk_symbolizer_new(&sym) != 0)
-		return -ENOMEM;
+		return lk_cli_close_out(out, -ENOMEM);
 	struct lk_run_result r = {
 		.argv = argv, .show_suppressed = o->show_suppressed,
 		.show_reachable = o->show_reachable, .gen_suppressions = o->gen_suppressions,
@@ -287,25 +306,19 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, char 
 			*leaked += lk_leak_report_lost(&r.reports[r.n_reports]);
 		r.n_reports++;
 	}
-	FILE *out = stderr;
-	if (o->output && !(out = fopen(o->output, "we"))) {
-		lk_cli_error("cannot write '%s': %s", o->output, strerror(errno));
-		out = stderr;
-	}
-	if (o->format == 'j')
+	int rc = r.reports && r.unreported ? 0 : -ENOMEM;
+	if (rc == 0 && o->format == 'j')
 		lk_leak_write_json(&r, out);
-	else if (o->format == 'f')
+	else if (rc == 0 && o->format == 'f')
 		lk_leak_write_folded(&r, out);
-	else
+	else if (rc == 0)
 		lk_leak_write_text(&r, out);
-	if (out != stderr)
-		fclose(out);
 	for (size_t i = 0; i < r.n_reports; i++)
 		lk_leak_report_release(&r.reports[i]);
 	free(r.reports);
 	free(r.unreported);
 	lk_symbolizer_free(sym);
-	return 0;
+	return lk_cli_close_out(out, rc);
 }
 
 int cmd_run(int argc, char **argv)
@@ -319,9 +332,15 @@ int cmd_run(int argc, char **argv)
 	struct lk_collector c;
 	struct lk_exitstop *stops = NULL;
 	struct lk_control_server *server = NULL;
+	FILE *report = NULL;
 	memset(&c, 0, sizeof(c));
 	c.listen_fd = -1;
 	if (first < 0)
+		goto out;
+	/* the report's file is opened first: a report that cannot be written
+	 * is said before the program runs, not after */
+	report = o.output ? lk_cli_open_out(o.output) : lk_cli_open_stderr();
+	if (!report)
 		goto out;
 	char **prog = argv + first;
 	if (o.scan && lk_exitstop_new(&stops) == 0) {
@@ -357,12 +376,18 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	uint64_t leaked = 0;
-	if (write_reports(&c, &o, prog, pid, status, &leaked) != 0)
-		goto out;
+	int unwritten = write_reports(&c, &o, report, prog, pid, status, &leaked);
+	report = NULL;
+	/* the program's own failure wins; then a report that could not be
+	 * written (said); then leaks */
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	if (leaked && o.leak_exit && rc == 0)
+	if (rc == 0 && unwritten)
+		rc = LK_EXIT_FAILURE;
+	else if (leaked && o.leak_exit && rc == 0)
 		rc = o.leak_exit;
 out:
+	if (report)   /* the program did not run: an empty report, no stale one */
+		lk_cli_close_out(report, 0);
 	lk_control_server_close(server);
 	lk_exitstop_free(stops);
 	lk_collector_close(&c);

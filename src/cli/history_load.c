@@ -33,10 +33,9 @@ static void show_progress(void *arg)
 int lk_cli_load_history(const char *path, const struct lk_hist_options *opt,
 			struct lk_history *h)
 {
-	FILE *f = fopen(path, "rb");
+	/* regular files only: a report reads parts of the trace again */
+	FILE *f = lk_cli_open_in(path, 0);
 	if (!f) {
-		int e = errno;
-		lk_cli_error("cannot open '%s': %s", path, lk_cli_errtext(-e));
 		memset(h, 0, sizeof(*h));
 		return 1;
 	}
@@ -52,7 +51,7 @@ int lk_cli_load_history(const char *path, const struct lk_hist_options *opt,
 	int rc = lk_history_read(f, &o, h);
 	if (p.shown >= 0)
 		fputs("\r\033[K", stderr);
-	fclose(f);
+	lk_cli_close_in(f, path);
 	if (rc) {
 		const char *detail = lk_error_detail();
 		lk_cli_error("cannot report on '%s': %s", path,

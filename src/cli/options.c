@@ -83,7 +83,7 @@ int lk_cli_write_report(const char *input, const char *out_path, const char *suf
 	int status = 1;
 	FILE *out = lk_cli_open_out(out_path);
 	if (out) {
-		status = lk_cli_close_out(out, out_path, write(out, arg));
+		status = lk_cli_close_out(out, write(out, arg));
 		if (status == 0 && made_path)
 			lk_cli_error("wrote %s", made_path);
 	}

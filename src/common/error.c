@@ -30,6 +30,8 @@ const char *lk_error_name(int code)
 	case LK_ELIMIT: return "limit reached";
 	case LK_ENOTFOUND: return "not found";
 	case LK_EUSAGE: return "usage error";
+	case LK_ENOTREG: return "not a regular file";
+	case LK_EFOREIGN: return "a symbolic link of another user (not followed)";
 	}
 	if (code < 0 && code > -4096)
 		return strerror(-code);

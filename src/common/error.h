@@ -16,6 +16,8 @@ enum {
 	LK_ELIMIT,          /* a built-in limit was reached */
 	LK_ENOTFOUND,       /* a named thing does not exist */
 	LK_EUSAGE,          /* bad command-line use */
+	LK_ENOTREG,         /* a file of a type refused (a device, a FIFO...) */
+	LK_EFOREIGN,        /* a symbolic link of another user (common/files.h) */
 };
 
 /* Record the detail of a failure; returns code so callers can

@@ -7,15 +7,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/error.h"
+#include "common/files.h"
 #include "record/recorder.h"
 #include "record/rtrace.h"
 
 #define SUFFIX ".lstrace"
+#define NAME_TRIES 100   /* FILE, FILE-2 ... FILE-100 */
 
 struct lk_recorder {
-	char *path;
+	char *path;                  /* the root's trace (the name it got) */
+	int path_named;              /* path is the user's (-o), not made up */
 	pid_t root;
 	int root_named;              /* the root's first image has its trace */
 	struct lk_rtrace_config cfg;
@@ -31,6 +35,7 @@ int lk_recorder_new(const struct lk_recorder_options *o, struct lk_recorder **ou
 	if (!rec)
 		return -ENOMEM;
 	rec->path = strdup(o->path);
+	rec->path_named = o->named;
 	rec->root = o->root;
 	rec->cfg = (struct lk_rtrace_config){
 		.period_ms = o->period_ms ? o->period_ms : 5,
@@ -107,29 +112,87 @@ static char *other_path(const struct lk_recorder *rec, pid_t pid)
 	return p;
 }
 
+/* path with "-N" before the suffix (appended when there is none). */
+static char *numbered_path(const char *path, unsigned n)
+{
+	size_t len = strlen(path), sl = strlen(SUFFIX);
+	int has = len > sl && !strcmp(path + len - sl, SUFFIX);
+	char *p = NULL;
+	if (asprintf(&p, "%.*s-%u%s", (int)(has ? len - sl : len), path, n, has ? SUFFIX : "") < 0)
+		return NULL;
+	return p;
+}
+
+/* Create the file of a trace, mode 0600: the name the user gave (an own
+ * file there is emptied), or a name made up here (the default, and every
+ * ".PID" name), which is created new and never reused - when it is taken
+ * (an older trace, or a link someone put there), the first free of
+ * NAME-2, NAME-3 ... is. The descriptor, the name in *got; or a negative
+ * code with the detail set. */
+static int create_trace(const char *path, int named, char **got)
+{
+	if (named) {
+		int fd = lk_file_open_write(path, LK_FILE_TRUNC, 0600);
+		if (fd < 0)
+			return lk_error_set(fd, "cannot create '%s'", path);
+		if (!(*got = strdup(path))) {
+			close(fd);
+			return -ENOMEM;
+		}
+		return fd;
+	}
+	for (unsigned n = 1; n <= NAME_TRIES; n++) {
+		char *p = n == 1 ? strdup(path) : numbered_path(path, n);
+		if (!p)
+			return -ENOMEM;
+		int fd = lk_file_open_write(p, LK_FILE_NEW, 0600);
+		if (fd >= 0) {
+			*got = p;
+			return fd;
+		}
+		free(p);
+		if (fd != -EEXIST)
+			return lk_error_set(fd, "cannot create '%s'", path);
+	}
+	return lk_error_set(-EEXIST, "cannot create '%s' (nor the next %u names)", path,
+			    NAME_TRIES - 1);
+}
+
 int lk_recorder_attach(struct lk_recorder *rec, struct lk_session *s)
 {
 	int is_root = s->pid == rec->root && !s->forked && !rec->root_named;
-	char *path = is_root ? strdup(rec->path) : other_path(rec, s->pid);
-	if (!path)
+	char *want = is_root ? strdup(rec->path) : other_path(rec, s->pid);
+	if (!want)
 		return -ENOMEM;
 	if (rec->n == rec->cap) {
 		size_t cap = rec->cap ? rec->cap * 2 : 8;
 		struct lk_rtrace **n = realloc(rec->traces, cap * sizeof(*n));
 		if (!n) {
-			free(path);
+			free(want);
 			return -ENOMEM;
 		}
 		rec->traces = n;
 		rec->cap = cap;
 	}
+	char *path = NULL;
+	int fd = create_trace(want, is_root && rec->path_named, &path);
+	free(want);
+	if (fd < 0)
+		return fd;
 	struct lk_rtrace *t;
-	int rc = lk_rtrace_open(&t, s, path, &rec->cfg);
-	free(path);
-	if (rc)
+	int rc = lk_rtrace_open(&t, s, path, fd, &rec->cfg);
+	if (rc) {
+		free(path);
 		return rc;
-	if (is_root)
+	}
+	if (is_root) {
+		/* the other traces are named after the name the root's got */
+		free(rec->path);
+		rec->path = path;
 		rec->root_named = 1;
+	} else {
+		free(path);
+	}
 	t->owner = rec;
 	rec->traces[rec->n++] = t;
 	s->sink = &sink;
@@ -207,6 +270,18 @@ int lk_recorder_window(const struct lk_recorder *rec)
 size_t lk_recorder_count(const struct lk_recorder *rec)
 {
 	return rec->n;
+}
+
+int lk_recorder_take_failure(struct lk_recorder *rec, struct lk_recorder_info *out)
+{
+	for (size_t i = 0; i < rec->n; i++) {
+		struct lk_rtrace *t = rec->traces[i];
+		if (t->err && !t->err_taken) {
+			t->err_taken = 1;
+			return lk_recorder_info(rec, i, out);
+		}
+	}
+	return LK_ENOTFOUND;
 }
 
 int lk_recorder_info(const struct lk_recorder *rec, size_t i, struct lk_recorder_info *out)

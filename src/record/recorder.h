@@ -15,7 +15,11 @@
  * File names: the program that was run (the first image of the root pid)
  * writes `path`; every other image (a fork child, an exec'd program)
  * writes `path` with ".PID" inserted before a ".lstrace" suffix (appended
- * when there is none), and ".PID.N" for its N-th image (N >= 2).
+ * when there is none), and ".PID.N" for its N-th image (N >= 2). Files
+ * are created mode 0600. A name made up here (every ".PID" name, and
+ * `path` unless the user named it) is created new, never reused: when it
+ * is taken, "-2", "-3" ... go before the suffix; the other traces are then
+ * named after the name the root's trace got.
  *
  * Everything here runs on the collector's one thread; nothing is
  * thread-safe. Functions return 0 or a negative code (common/error.h) and
@@ -35,6 +39,8 @@ struct lk_recorder;
 
 struct lk_recorder_options {
 	const char *path;      /* trace of the program that was run (copied) */
+	int named;             /* the user named path (-o): an own file there is
+				* emptied, not another name taken */
 	pid_t root;            /* its pid */
 	uint32_t period_ms;    /* the caller's drain period (clock resolution); 0: 5 */
 	uint32_t sample_ms;    /* SAMPLE records; 0: 100 */
@@ -96,5 +102,8 @@ struct lk_recorder_info {
 };
 size_t lk_recorder_count(const struct lk_recorder *rec);
 int lk_recorder_info(const struct lk_recorder *rec, size_t i, struct lk_recorder_info *out);
+/* The info of a trace that stopped early and was not given here before
+ * (each failure is given once, to be said at once), or LK_ENOTFOUND. */
+int lk_recorder_take_failure(struct lk_recorder *rec, struct lk_recorder_info *out);
 
 #endif

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,8 +40,13 @@ static void fail(struct lk_rtrace *t, int rc)
 	t->err = rc;
 	const char *d = lk_error_detail();
 	snprintf(t->errmsg, sizeof(t->errmsg), "%s", *d ? d : lk_error_name(rc));
+	if (t->w)
+		t->bytes = lk_trace_writer_offset(t->w);
 	lk_trace_writer_abandon(t->w);
 	t->w = NULL;
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
 }
 
 /* Raw /proc/PID/cmdline (NUL-separated), or NULL. */
@@ -67,13 +71,16 @@ static char *read_cmdline(pid_t pid, size_t *len)
 	return buf;
 }
 
-int lk_rtrace_open(struct lk_rtrace **out, struct lk_session *s, const char *path,
+int lk_rtrace_open(struct lk_rtrace **out, struct lk_session *s, const char *path, int fd,
 		   const struct lk_rtrace_config *cfg)
 {
 	*out = NULL;
 	struct lk_rtrace *t = calloc(1, sizeof(*t));
-	if (!t)
+	if (!t) {
+		close(fd);
 		return -ENOMEM;
+	}
+	t->fd = fd;
 	t->s = s;
 	t->pid = s->pid;
 	t->path = strdup(path);
@@ -95,11 +102,11 @@ int lk_rtrace_open(struct lk_rtrace **out, struct lk_session *s, const char *pat
 	struct lk_trace_writer_options wo = {.level = cfg->level, .numbered = 1};
 	t->t0 = lk_rtrace_mono_ns();
 	meta.start_ns = real_ns();
-	int rc = lk_trace_writer_open(path, &meta, &wo, &t->w);
+	int rc = lk_trace_writer_fdopen(fd, &meta, &wo, &t->w);
 	free(cmd);
 	if (rc) {
 		lk_rtrace_free(t);
-		return rc;
+		return lk_error_set(rc, "cannot write '%s'", path);
 	}
 	t->next_sample = t->t0;
 	t->next_flush = t->t0 + t->flush_ns;
@@ -426,15 +433,20 @@ void lk_rtrace_close(struct lk_rtrace *t, struct lk_symbolizer *sym)
 	if (t->w) {
 		symbolize(t, sym, UINT64_MAX);
 		if (t->w) {
+			uint64_t before_end = lk_trace_writer_offset(t->w);
 			int rc = lk_trace_writer_close(t->w);
 			t->w = NULL;
+			/* the size: where the file's offset is (a pipe has none) */
+			off_t at = lseek(t->fd, 0, SEEK_CUR);
+			t->bytes = at > 0 ? (uint64_t)at : before_end;
+			/* a file system may say only now that the bytes did not fit */
+			if (close(t->fd) != 0 && !rc)
+				rc = lk_error_set(-errno, "cannot close the trace");
+			t->fd = -1;
 			if (rc)
 				fail(t, rc);
 		}
 	}
-	struct stat st;
-	if (stat(t->path, &st) == 0)
-		t->bytes = (uint64_t)st.st_size;
 	t->s = NULL;
 }
 
@@ -443,6 +455,8 @@ void lk_rtrace_free(struct lk_rtrace *t)
 	if (!t)
 		return;
 	lk_trace_writer_abandon(t->w);
+	if (t->fd >= 0)
+		close(t->fd);
 	for (size_t i = 0; i < t->n_mods; i++)
 		free(t->mods[i].path);
 	free(t->mods);

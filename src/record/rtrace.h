@@ -35,6 +35,7 @@ struct lk_rtrace {
 	struct lk_session *s;         /* NULL once the session ended */
 	pid_t pid;
 	char *path;                   /* the file */
+	int fd;                       /* its descriptor, -1 once closed */
 	char *comm;                   /* program name, for messages */
 	struct lk_trace_writer *w;    /* NULL once closed */
 	uint64_t t0;                  /* CLOCK_MONOTONIC ns at trace time 0 */
@@ -59,6 +60,7 @@ struct lk_rtrace {
 	uint64_t t_last;              /* ticks of the last event */
 	uint64_t bytes;               /* file size when closed */
 	int err;                      /* first failure, 0 if none */
+	int err_taken;                /* lk_recorder_take_failure() gave it */
 	char errmsg[256];
 };
 
@@ -70,8 +72,10 @@ struct lk_rtrace_config {
 	int level;                    /* zstd level, 0: the writer's default */
 };
 
-/* Create path and write the header for session s (not yet attached). */
-int lk_rtrace_open(struct lk_rtrace **out, struct lk_session *s, const char *path,
+/* The trace of session s (not yet attached) in the file path, open at
+ * fd, which it owns from now on (closed on failure too): writes the
+ * header. */
+int lk_rtrace_open(struct lk_rtrace **out, struct lk_session *s, const char *path, int fd,
 		   const struct lk_rtrace_config *cfg);
 
 /* The current time (CLOCK_MONOTONIC) in ticks of this trace. */

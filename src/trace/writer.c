@@ -11,13 +11,13 @@
  * Never prints.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zstd.h>
 
 #include "common/error.h"
+#include "common/files.h"
 #include "trace/format.h"
 #include "trace/livemap.h"
 #include "trace/model.h"
@@ -292,11 +292,9 @@ int lk_trace_writer_open(const char *path, const struct lk_trace_meta *meta,
 			 struct lk_trace_writer **out)
 {
 	*out = NULL;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		int e = -errno;
-		return lk_error_set(e, "cannot create '%s'", path);
-	}
+	int fd = lk_file_open_write(path, LK_FILE_TRUNC, 0600);
+	if (fd < 0)
+		return lk_error_set(fd, "cannot create '%s'", path);
 	int rc = lk_trace_writer_fdopen(fd, meta, opt, out);
 	if (rc) {
 		close(fd);

@@ -30,7 +30,9 @@ struct lk_trace_writer_options {
 			   * writer keeps no table of addresses */
 };
 
-/* Create path (truncating it) and write the file header. opt may be NULL. */
+/* Create path (mode 0600; an existing file of this user is emptied, a
+ * symbolic link of another is not followed: common/files.h) and write the
+ * file header. opt may be NULL. */
 int lk_trace_writer_open(const char *path, const struct lk_trace_meta *meta,
 			 const struct lk_trace_writer_options *opt,
 			 struct lk_trace_writer **out);

@@ -22,7 +22,7 @@ expect_rc 125; expect_grep "$T/stderr" "^leakscope: cannot record pid [0-9]+ \(.
 run dump
 expect_rc 2; expect_grep "$T/stderr" '^leakscope: dump: no trace given$'
 run dump "$T/missing.lstrace"
-expect_rc 1; expect_grep "$T/stderr" "^leakscope: cannot open '$T/missing.lstrace': No such file"
+expect_rc 1; expect_grep "$T/stderr" "^leakscope: cannot open '$T/missing.lstrace': no such file"
 echo "hello" > "$T/not-a-trace"
 run dump "$T/not-a-trace"
 expect_rc 1; expect_grep "$T/stderr" "^leakscope: cannot read '$T/not-a-trace': "
