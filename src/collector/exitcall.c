@@ -15,6 +15,7 @@ int lk_exitcall_serve(struct lk_session *s, const struct lk_exit_hello *h, int m
 	/* the caller's registers are on its stack (spilled below h->sp's
 	 * frame): the stack pointer is all the scan needs */
 	snap.regs.rsp = h->sp;
+	snap.at_exit = 1;
 	lk_session_drain(s, 0);
 	int rc = lk_scan_session(s, &snap);
 	s->exit_called = 1;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "collector/exitstop.h"
+#include "collector/threadregs.h"
 
 #define OPTIONS (PTRACE_O_TRACEEXIT | PTRACE_O_TRACECLONE)
 #define OTHERS_MS 500 /* how long the others of a group exit are waited for */
@@ -181,6 +182,7 @@ static void gather_others(struct lk_exitstop *x, struct thread *t, struct lk_exi
 		if (await_exit_stop(o->tid, &snap->threads[snap->n_threads])) {
 			snap->n_threads++;
 			o->held = 1;
+			lk_vector_reg_words(o->tid, &snap->vector_words, &snap->n_vector_words);
 		}
 		o->exiting = 1;
 	}
@@ -209,6 +211,10 @@ static int exit_stop(struct lk_exitstop *x, struct thread *t, struct lk_exit_sna
 	snap->regs = regs;
 	snap->threads = NULL;
 	snap->n_threads = 0;
+	snap->vector_words = NULL;
+	snap->n_vector_words = 0;
+	snap->at_exit = 1;
+	lk_vector_reg_words(t->tid, &snap->vector_words, &snap->n_vector_words);
 	gather_others(x, t, snap);
 	snap->mem_fd = open(path, O_RDONLY | O_CLOEXEC);
 	snap->maps_fd = -1;
@@ -398,5 +404,7 @@ void lk_exitstop_resume(struct lk_exitstop *x, struct lk_exit_snapshot *snap)
 		}
 	free(snap->threads);
 	snap->threads = NULL;
+	free(snap->vector_words);
+	snap->vector_words = NULL;
 	continue_with(snap->tid, 0);
 }

@@ -34,6 +34,13 @@ struct lk_exit_snapshot {
 	 * stop in time (owned by the snapshot until lk_exitstop_resume). */
 	struct user_regs_struct *threads;
 	size_t n_threads;
+	/* every stopped thread's vector registers (threadregs.h), as words,
+	 * owned like threads; NULL: none known */
+	uint64_t *vector_words;
+	size_t n_vector_words;
+	/* the process is at its end (an exit stop, its exit call-back), not
+	 * stopped for a check: the exit path's frames are dead */
+	int at_exit;
 };
 
 int lk_exitstop_new(struct lk_exitstop **out);

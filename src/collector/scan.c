@@ -1,18 +1,24 @@
 /*
  * scan.c - roots and memory of a stopped process for the reachability
- * classifier (analyze/reach.h).
+ * classifier (analyze/reach.h). docs/design.md, "The root set", says what
+ * is a root and why, kind by kind.
  *
- * Roots, as LeakSanitizer takes them: every private writable mapping
- * (modules' .data and .bss, thread stacks with their static TLS, Go's and
- * GHC's heaps, other anonymous memory) except the malloc heap itself - a
- * mapping holding a live block is allocator memory, scanned only block by
- * block, so stale pointers in freed chunks and allocator metadata hide no
- * leak - and except leakscope's own shared region. The stopped thread's
- * stack is scanned from its stack pointer (less the red zone), and its
- * registers are roots too; so are every other stopped thread's, when they
- * are known (leakscope check stops them all). The heap of a GHC program
- * whose runtime has shut down is a root only where live Haskell objects
- * are (collector/ghcheap.h).
+ * Roots: every private writable mapping (modules' .data and .bss, live
+ * threads' stacks with their static TLS, Go's and GHC's heaps, other
+ * anonymous memory), except:
+ *   - glibc's own memory: the [heap], a non-main arena's heap, a chunk
+ *     mmapped by itself (a block's chunk says which) - scanned only block
+ *     by block, so stale pointers in free chunks and allocator metadata
+ *     hide no leak; the rest of a maps line that holds them is a root;
+ *   - the stacks of threads that ended (glibc keeps them mapped, with
+ *     their descriptor and static TLS): everything there is dead;
+ *   - below a live thread's stack pointer: nothing, but the red zone of a
+ *     thread stopped in user code; at the process's end, nothing below
+ *     where exit() was entered or main returned (the exit path's frames);
+ *   - leakscope's own shared region.
+ * Every stopped thread's registers are roots, the vector registers too.
+ * The heap of a GHC program whose runtime has shut down is a root only
+ * where live Haskell objects are (collector/ghcheap.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +33,7 @@
 #include "collector/elfsym.h"
 #include "collector/ghcheap.h"
 #include "collector/scan.h"
+#include "collector/threadregs.h"
 
 #define RED_ZONE 128
 
@@ -101,14 +108,160 @@ static uint64_t go_scheduler_sp(const struct lk_session *s, int mem_fd)
 	return sp;
 }
 
-/* The lowest live address of a stack mapping [lo, hi) holding one of the
- * stack pointers, or lo. */
-static uint64_t stack_low(uint64_t lo, uint64_t hi, const uint64_t *sps, size_t n_sps)
+/* One stopped thread, as the roots need it. */
+struct live_thread {
+	uint64_t sp;       /* its stack pointer */
+	uint64_t fs_base;  /* its thread pointer: glibc's struct pthread */
+	int in_user_code;  /* stopped outside a system call: its red zone is live */
+};
+
+/* What collect_roots() works from. */
+struct root_search {
+	const struct lk_exit_snapshot *snap;
+	const struct live_thread *threads;
+	size_t n_threads;
+	uint64_t go_sp;            /* Go's scheduler stack pointer, or 0 */
+	uint64_t exit_sp;          /* where the exit path began (common/shm.h), or 0 */
+	int tcb_tid_ok;            /* glibc's struct pthread layout was confirmed */
+	const uint64_t *addrs;     /* live blocks, sorted */
+	size_t n;
+	struct lk_ghc_heap *ghc;
+	const char *exe;
+	struct roots *rs;
+};
+
+static const struct live_thread *thread_in(const struct root_search *q, uint64_t lo, uint64_t hi)
 {
-	for (size_t i = 0; i < n_sps; i++)
-		if (sps[i] >= lo && sps[i] < hi && sps[i] - RED_ZONE > lo)
-			return sps[i] - RED_ZONE;
-	return lo;
+	for (size_t i = 0; i < q->n_threads; i++)
+		if (q->threads[i].sp >= lo && q->threads[i].sp < hi)
+			return &q->threads[i];
+	return NULL;
+}
+
+/* The lowest live address of the stack mapping [lo, hi) of thread t: its
+ * stack pointer, less the red zone when it was stopped in user code; at
+ * the process's end, the exit path's boundary when it lies on this stack
+ * (the frames below it are atexit handlers' and destructors', dead). */
+static uint64_t stack_low(const struct root_search *q, const struct live_thread *t, uint64_t lo,
+			  uint64_t hi)
+{
+	uint64_t low = t->sp - (t->in_user_code && t->sp - lo > RED_ZONE ? RED_ZONE : 0);
+	if (q->snap->at_exit && q->exit_sp > t->sp && q->exit_sp < hi)
+		low = q->exit_sp;
+	return low;
+}
+
+/*
+ * glibc keeps the stacks of threads that ended mapped for reuse, with
+ * their thread descriptor (struct pthread, whose first word and third word
+ * point to itself: the TCB) and static TLS at the top. Whatever they still
+ * hold is dead: an ended thread's argument, return value, __thread
+ * variables, frames. Such a stack has a guard page right below it; its
+ * descriptor is no live thread's fs_base, and its tid field (offset 720,
+ * confirmed on a live thread before use) is 0 (ended) or -1 (cached).
+ */
+#define TCB_TID_OFFSET 720
+#define TCB_SEARCH (64 * 1024)
+
+static int dead_tcb_in(const uint64_t *w, size_t n_words, uint64_t base,
+		       const struct root_search *q)
+{
+	for (size_t i = 0; i + TCB_TID_OFFSET / 8 < n_words; i += 8) { /* 64-byte aligned */
+		uint64_t at = base + i * 8;
+		if (w[i] != at || w[i + 2] != at)
+			continue;
+		int live = 0;
+		for (size_t t = 0; t < q->n_threads; t++)
+			live |= q->threads[t].fs_base == at;
+		int32_t tid;
+		memcpy(&tid, (const char *)(w + i) + TCB_TID_OFFSET, 4);
+		if (!live && tid <= 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int dead_thread_stack(const struct root_search *q, uint64_t lo, uint64_t hi)
+{
+	static uint64_t buf[TCB_SEARCH / 8];
+	if (!q->tcb_tid_ok)
+		return 0;
+	for (size_t i = 0; i < q->n_threads; i++)
+		if (q->threads[i].fs_base >= lo && q->threads[i].fs_base < hi)
+			return 0;
+	uint64_t from = hi - lo > TCB_SEARCH ? hi - TCB_SEARCH : lo;
+	ssize_t got = pread(q->snap->mem_fd, buf, hi - from, (off_t)from);
+	return got == (ssize_t)(hi - from) && dead_tcb_in(buf, (size_t)got / 8, from, q);
+}
+
+/* 1 when the tid field of a live thread's descriptor holds its tid: the
+ * layout dead_thread_stack() relies on is the one of this glibc. */
+static int tcb_layout_confirmed(const struct lk_exit_snapshot *snap)
+{
+	int32_t tid = 0;
+	return snap->regs.fs_base && snap->tid > 0 &&
+	       pread(snap->mem_fd, &tid, 4, (off_t)(snap->regs.fs_base + TCB_TID_OFFSET)) == 4 &&
+	       tid == snap->tid;
+}
+
+/*
+ * glibc's memory among a mapping's blocks: a block's chunk is mmapped by
+ * itself (IS_MMAPPED in its size word; the mapping starts prev_size bytes
+ * before the chunk) or lies in a heap of a non-main arena (64 MiB aligned,
+ * its used size in the heap_info at its start). The kernel merges such
+ * memory with a program's own adjacent anonymous mapping into one line of
+ * maps (CPython's pymalloc arenas next to a large malloc'ed buffer): that
+ * part is the program's, and a root.
+ */
+#define ARENA_HEAP_MAX (64ULL << 20)
+
+static int allocator_range(int mem_fd, uint64_t a, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t hdr[2]; /* prev_size, size */
+	if (pread(mem_fd, hdr, sizeof(hdr), (off_t)(a - 16)) != sizeof(hdr))
+		return -1;
+	uint64_t size = hdr[1] & ~(uint64_t)7, chunk = a - 16;
+	if (hdr[1] & 2) { /* IS_MMAPPED */
+		*lo = chunk - hdr[0];
+		*hi = chunk + size;
+		return (*lo & 4095) || ((hdr[0] + size) & 4095) || size < 4096 ? -1 : 0;
+	}
+	uint64_t heap = a & ~(ARENA_HEAP_MAX - 1), used = 0;
+	if (pread(mem_fd, &used, 8, (off_t)(heap + 16)) != 8 || used > ARENA_HEAP_MAX ||
+	    a >= heap + used)
+		return -1;
+	*lo = heap;
+	*hi = heap + used;
+	return 0;
+}
+
+/* The mapping [lo, hi) holds live blocks: the parts outside glibc's memory
+ * are roots. Where glibc's memory cannot be told, the whole mapping is
+ * taken for it (its free chunks' stale pointers must not hide leaks). */
+static int add_outside_allocator(const struct root_search *q, uint64_t lo, uint64_t hi)
+{
+	size_t i = 0, j = q->n;
+	while (i < j) { /* the first block at or above lo */
+		size_t m = i + (j - i) / 2;
+		if (q->addrs[m] < lo)
+			i = m + 1;
+		else
+			j = m;
+	}
+	uint64_t at = lo;
+	int rc = 0;
+	for (; !rc && i < q->n && q->addrs[i] < hi && at < hi; i++) {
+		uint64_t a = q->addrs[i], alo, ahi;
+		if (a < at)
+			continue;
+		if (allocator_range(q->snap->mem_fd, a, &alo, &ahi) != 0 || ahi <= a)
+			return rc; /* the rest is the allocator's */
+		alo = alo < lo ? lo : alo;
+		if (alo > at)
+			rc = add_root(q->rs, at, alo);
+		at = ahi > at ? ahi : at;
+	}
+	return !rc && at < hi ? add_root(q->rs, at, hi) : rc;
 }
 
 /* The process's maps: its own descriptor (dup'ed: the caller keeps it),
@@ -148,15 +301,35 @@ static int ghc_mapping(struct lk_ghc_heap *ghc, const char *exe, const char *nam
 	return 0;
 }
 
-static int collect_roots(const struct lk_exit_snapshot *snap, const uint64_t *sps,
-			 size_t n_sps, uint64_t main_sp, const uint64_t *addrs, size_t n,
-			 struct lk_ghc_heap *ghc, const char *exe, struct roots *rs)
+/* One private writable mapping: what of it is a root. guarded: the line
+ * before it is a guard page ending where it starts (as below a thread's
+ * stack). */
+static int mapping_roots(const struct root_search *q, uint64_t lo, uint64_t hi, const char *name,
+			 int guarded)
+{
+	int rc = 0;
+	if (holds_block(q->addrs, q->n, lo, hi))
+		return add_outside_allocator(q, lo, hi);
+	if (ghc_mapping(q->ghc, q->exe, name, lo, hi, &rc) || rc)
+		return rc;
+	const struct live_thread *t = thread_in(q, lo, hi);
+	if (t)
+		lo = stack_low(q, t, lo, hi);
+	else if (!strncmp(name, "[stack]", 7) && q->go_sp > lo && q->go_sp < hi)
+		lo = q->go_sp;
+	else if (guarded && (*name == '\n' || !*name) && dead_thread_stack(q, lo, hi))
+		return 0;
+	return add_root(q->rs, lo, hi);
+}
+
+static int collect_roots(const struct root_search *q)
 {
 	char line[4096];
-	FILE *f = open_maps(snap);
+	FILE *f = open_maps(q->snap);
 	if (!f)
 		return -errno;
 	int rc = 0;
+	uint64_t guard_end = 0;
 	while (!rc && fgets(line, sizeof(line), f)) {
 		uint64_t lo, hi;
 		char perms[8] = "";
@@ -165,21 +338,16 @@ static int collect_roots(const struct lk_exit_snapshot *snap, const uint64_t *sp
 			   &name_at) < 3)
 			continue;
 		const char *name = name_at ? line + name_at : "";
-		if (ghc && perms[2] == 'x' && is_exe(exe, name))
-			rc = lk_ghc_heap_add_code(ghc, lo, hi);
-		if (perms[0] != 'r' || perms[1] != 'w' || perms[3] != 'p')
+		int guarded = guard_end == lo;
+		guard_end = !strcmp(perms, "---p") ? hi : 0;
+		if (q->ghc && perms[2] == 'x' && is_exe(q->exe, name))
+			rc = lk_ghc_heap_add_code(q->ghc, lo, hi);
+		if (rc || perms[0] != 'r' || perms[1] != 'w' || perms[3] != 'p')
 			continue;
 		if (!strncmp(name, "[heap]", 6) || !strncmp(name, "/memfd:leakscope", 16) ||
 		    !strncmp(name, "[v", 2))
 			continue;
-		if (holds_block(addrs, n, lo, hi) || ghc_mapping(ghc, exe, name, lo, hi, &rc) || rc)
-			continue;
-		uint64_t low = stack_low(lo, hi, sps, n_sps);
-		if (low != lo)
-			lo = low;
-		else if (!strncmp(name, "[stack]", 7) && main_sp > lo && main_sp < hi)
-			lo = main_sp;
-		rc = add_root(rs, lo, hi);
+		rc = mapping_roots(q, lo, hi, name, guarded);
 	}
 	fclose(f);
 	return rc;
@@ -242,16 +410,28 @@ static int read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
 	return n == (ssize_t)len ? 0 : -EFAULT;
 }
 
-#define REGS_PER_THREAD 17
-
-/* The registers of one thread that may hold pointers. */
-static size_t thread_regs(const struct user_regs_struct *g, uint64_t *out)
+/* The stopped threads, and every register that may hold a pointer: the
+ * general ones, then the vector words the snapshot holds. */
+static int threads_of(const struct lk_exit_snapshot *snap, struct live_thread **threads,
+		      size_t *n_threads, uint64_t **regs, size_t *n_regs)
 {
-	const uint64_t r[REGS_PER_THREAD] = {g->rax, g->rbx, g->rcx, g->rdx, g->rsi, g->rdi,
-					     g->rbp, g->r8, g->r9, g->r10, g->r11, g->r12,
-					     g->r13, g->r14, g->r15, g->fs_base, g->gs_base};
-	memcpy(out, r, sizeof(r));
-	return REGS_PER_THREAD;
+	size_t n = 1 + (snap->threads ? snap->n_threads : 0);
+	*threads = malloc(n * sizeof(**threads));
+	*regs = malloc((n * LK_GENERAL_REGS + snap->n_vector_words + 1) * sizeof(**regs));
+	if (!*threads || !*regs)
+		return -ENOMEM;
+	size_t k = 0;
+	for (size_t t = 0; t < n; t++) {
+		const struct user_regs_struct *g = t ? &snap->threads[t - 1] : &snap->regs;
+		k += lk_general_reg_words(g, *regs + k);
+		(*threads)[t] = (struct live_thread){.sp = g->rsp, .fs_base = g->fs_base,
+						     .in_user_code = (long)g->orig_rax < 0};
+	}
+	if (snap->n_vector_words)
+		memcpy(*regs + k, snap->vector_words, snap->n_vector_words * sizeof(**regs));
+	*n_threads = n;
+	*n_regs = k + snap->n_vector_words;
+	return 0;
 }
 
 int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
@@ -265,7 +445,8 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	uint8_t *ignored = malloc(n + 1);
 	struct roots rs = {0};
 	struct lk_reach reach = {0};
-	uint64_t *regs = NULL, *sps = NULL;
+	uint64_t *regs = NULL;
+	struct live_thread *threads = NULL;
 	struct lk_ghc_heap *ghc = NULL;
 	struct mem_reader *mem = malloc(sizeof(*mem));
 	int rc = -ENOMEM;
@@ -278,22 +459,20 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 		blocks[k++] = *b;
 	}
 	qsort(addrs, k, sizeof(*addrs), cmp_u64);
-	size_t n_threads = 1 + (snap->threads ? snap->n_threads : 0), n_regs = 0;
-	regs = malloc(n_threads * REGS_PER_THREAD * sizeof(*regs));
-	sps = malloc(n_threads * sizeof(*sps));
-	if (!regs || !sps) {
-		rc = -ENOMEM;
+	size_t n_threads = 0, n_regs = 0;
+	if ((rc = threads_of(snap, &threads, &n_threads, &regs, &n_regs)) != 0)
 		goto out;
-	}
-	for (size_t t = 0; t < n_threads; t++) {
-		const struct user_regs_struct *g = t ? &snap->threads[t - 1] : &snap->regs;
-		n_regs += thread_regs(g, regs + n_regs);
-		sps[t] = g->rsp;
-	}
-	uint64_t main_sp = go_scheduler_sp(s, snap->mem_fd);
-	if ((rc = lk_ghc_heap_open(s->exe, 0, snap->mem_fd, &ghc)) != 0 ||
-	    (rc = collect_roots(snap, sps, n_threads, main_sp, addrs, k, ghc, s->exe, &rs)) != 0 ||
-	    (rc = add_ghc_roots(ghc, &rs)) != 0)
+	struct root_search q = {
+		.snap = snap, .threads = threads, .n_threads = n_threads,
+		.go_sp = go_scheduler_sp(s, snap->mem_fd),
+		.exit_sp = atomic_load(&s->hdr->exit_sp),
+		.tcb_tid_ok = tcb_layout_confirmed(snap),
+		.addrs = addrs, .n = k, .exe = s->exe, .rs = &rs,
+	};
+	if ((rc = lk_ghc_heap_open(s->exe, 0, snap->mem_fd, &ghc)) != 0)
+		goto out;
+	q.ghc = ghc;
+	if ((rc = collect_roots(&q)) != 0 || (rc = add_ghc_roots(ghc, &rs)) != 0)
 		goto out;
 	for (size_t i = 0; i < s->n_roots && !rc; i++)
 		rc = add_root(&rs, s->roots[i].addr, s->roots[i].addr + s->roots[i].size);
@@ -324,7 +503,7 @@ out:
 	free(addrs);
 	free(ignored);
 	free(regs);
-	free(sps);
+	free(threads);
 	free(mem);
 	return rc;
 }

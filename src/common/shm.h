@@ -137,6 +137,12 @@ struct lk_shm_header {
 	_Atomic uint32_t mark_dropped;             /* marks lost: slot still in use */
 	_Atomic uint32_t exit_call;                /* set by the collector: call back
 						    * at exit (it let go of ptrace) */
+	/* The exit path's boundary: thread exit_tid called exit(), or main
+	 * returned, with its stack pointer at exit_sp; what lies below on that
+	 * thread's stack at the end is frames of the exit path (atexit
+	 * handlers, destructors), not roots. 0: not yet. */
+	_Atomic uint64_t exit_sp;
+	_Atomic uint32_t exit_tid;
 };
 
 _Static_assert(sizeof(struct lk_shm_header) <= 4096, "the header fits its page");

@@ -9,6 +9,7 @@
 #include "analyze/leaks.h"
 #include "collector/scan.h"
 #include "collector/stopall.h"
+#include "collector/threadregs.h"
 #include "common/error.h"
 #include "control/check.h"
 #include "report/leak_report.h"
@@ -25,6 +26,7 @@ static int scan_stopped(struct lk_session *s, struct lk_stopall *st)
 	for (size_t i = 0; i < st->n; i++) {
 		if (st->t[i].gone)
 			continue;
+		lk_vector_reg_words(st->t[i].tid, &snap.vector_words, &snap.n_vector_words);
 		if (st->t[i].tid == s->pid) {
 			snap.regs = st->t[i].regs;
 			have_main = 1;
@@ -43,6 +45,7 @@ static int scan_stopped(struct lk_session *s, struct lk_stopall *st)
 	if (snap.mem_fd >= 0)
 		close(snap.mem_fd);
 	free(regs);
+	free(snap.vector_words);
 	return rc;
 }
 

@@ -74,6 +74,8 @@ LK_HIDDEN void lk_real_resolve(void)
 	r.execve = next("execve");
 	r.execvpe = next("execvpe");
 	r.ptrace = next("ptrace");
+	r.exit = next("exit");
+	r.libc_start_main = next("__libc_start_main");
 	if (!r.memalign)
 		r.memalign = __libc_memalign;
 	if (!r.valloc)

@@ -33,6 +33,9 @@ struct lk_real {
 	int (*execve)(const char *, char *const[], char *const[]);
 	int (*execvpe)(const char *, char *const[], char *const[]);
 	long (*ptrace)(int, ...);
+	void (*exit)(int);
+	int (*libc_start_main)(int (*)(int, char **, char **), int, char **, void (*)(void),
+			       void (*)(void), void (*)(void), void *);
 };
 
 /* One process's view of its shared region. */

@@ -5,7 +5,8 @@
  * frames, and the frame-pointer chain past the end of CFI) and, where it
  * steps aside, the careful one (unwind_full.c: every rule of DWARF CFI,
  * signal frames); both give the same frames. Frames inside libleakscope.so
- * itself are dropped, so frame 0 is the code that called malloc.
+ * itself are dropped, so frame 0 is the code that called malloc, and
+ * main's caller is libc's, as without us.
  *
  * The stack table is a lock-free open-addressing hash in the shared
  * region: a new stack's frames and entry are written, then its id is
@@ -141,13 +142,14 @@ LK_HIDDEN uint32_t lk_stack_capture(void)
 	int n = lk_unwind_fast(ips, lk_max_frames + 8);
 	if (n < 0)
 		n = lk_unwind_full(ips, lk_max_frames + 8);
-	int skip = 0;
-	while (skip < n && (uintptr_t)ips[skip] >= self_lo && (uintptr_t)ips[skip] < self_hi)
-		skip++;
-	n -= skip;
-	if (n > lk_max_frames)
-		n = lk_max_frames;
+	/* our own frames: the hooks at the top, main's wrapper (exitpath.c)
+	 * at the bottom */
+	int kept = 0;
+	for (int i = 0; i < n; i++)
+		if ((uintptr_t)ips[i] < self_lo || (uintptr_t)ips[i] >= self_hi)
+			ips[kept++] = ips[i];
+	n = kept < lk_max_frames ? kept : lk_max_frames;
 	if (n <= 0)
 		return 0;
-	return intern(ips + skip, n);
+	return intern(ips, n);
 }

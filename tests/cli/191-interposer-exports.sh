@@ -9,6 +9,7 @@ command -v nm > /dev/null || skip "nm (binutils) is not installed"
 nm -D --defined-only "$so" | awk '{print $3}' | sed 's/@.*//' | sort > "$T/got"
 cat > "$T/want" <<'LIST'
 _Exit
+__libc_start_main
 _exit
 aligned_alloc
 calloc
@@ -17,6 +18,7 @@ execv
 execve
 execvp
 execvpe
+exit
 free
 leakscope_add_mark
 leakscope_add_snapshot
