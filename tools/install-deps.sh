@@ -13,7 +13,7 @@ pkgs="gcc make pkg-config libc6-dev libdw-dev libelf-dev libzstd-dev libiberty-d
 pkgs="$pkgs zlib1g-dev liblzma-dev libbz2-dev"
 if [ "$what" = test ]; then
 	# libunwind-dev: the reference the unwinders' unit test compares with
-	pkgs="$pkgs libunwind-dev tmux strace gdb g++ jq golang-go ghc ghc-prof libghc-ghc-events-dev clang libclang-rt-14-dev chromium binutils file valgrind"
+	pkgs="$pkgs libunwind-dev tmux strace gdb git sqlite3 python3 g++ jq golang-go ghc ghc-prof libghc-ghc-events-dev clang libclang-rt-14-dev chromium binutils file valgrind"
 	# what the static command must never load (tests/cli/187-no-debuginfod.sh)
 	pkgs="$pkgs libdebuginfod1"
 	# node and npm may come from elsewhere than Debian: only add them if absent
