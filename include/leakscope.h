@@ -4,10 +4,13 @@
  * normal run the weak symbols are absent and every call does nothing.
  *
  *   leakscope_ignore(p)              p (a block from malloc & co.) is kept on
- *                                    purpose: never report it, and what it
- *                                    points to is reachable
+ *                                    purpose: never report or list it (not
+ *                                    even with --show-reachable), and what
+ *                                    it points to is reachable
  *   leakscope_disable() / _enable()  allocations of this thread between the
- *                                    two are not tracked (nestable)
+ *                                    two are kept on purpose, as if ignored
+ *                                    one by one (nestable; LeakSanitizer's
+ *                                    __lsan_disable / __lsan_enable)
  *   leakscope_register_root(p, n)    scan [p, p+n) as a root (memory that
  *                                    holds pointers but that leakscope would
  *                                    not scan, e.g. a custom mmap'ed arena)

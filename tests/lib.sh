@@ -82,7 +82,7 @@ expect_rc() { # status
 
 expect_leak_rc() { # report.json
 	expect_rc "$(jq '.exit.code as $c | if $c == 0 and any(.processes[].classes;
-		.["definitely-lost"].bytes + .["indirectly-lost"].bytes + .["not-freed"].bytes > 0)
+		.["definitely-lost"].objects + .["indirectly-lost"].objects + .["not-freed"].objects > 0)
 		then 23 else $c end' "$1")"
 }
 

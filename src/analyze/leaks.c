@@ -29,8 +29,8 @@ const char *lk_leak_class_id(int cls)
 
 uint64_t lk_leak_report_lost(const struct lk_leak_report *r)
 {
-	return r->class_bytes[LK_CLASS_DEFINITE] + r->class_bytes[LK_CLASS_INDIRECT] +
-	       r->class_bytes[LK_CLASS_NOT_FREED];
+	return r->class_objects[LK_CLASS_DEFINITE] + r->class_objects[LK_CLASS_INDIRECT] +
+	       r->class_objects[LK_CLASS_NOT_FREED];
 }
 
 static int by_bytes(const void *a, const void *b)
@@ -70,6 +70,7 @@ static int symbolize_stack(const struct lk_session *s, struct lk_symbolizer *sym
 			k = lk_symbolize(sym, path, bias, ips[i], out->frames + n, INLINE_MAX);
 			if (k < 0) {
 				out->frames[n].module = strdup(base_name(path));
+				out->frames[n].module_path = strdup(path);
 				out->frames[n].offset = ips[i] - bias;
 				k = 1;
 			}
@@ -179,8 +180,8 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 	lk_live_foreach(&s->live, b) {
 		uint32_t id = b->stack < n_stacks ? b->stack : 0;
 		int cls = s->classes ? s->classes[b - s->live.slots] : LK_CLASS_NOT_FREED;
-		if (b->seq & LK_BLOCK_IGNORED) /* kept on purpose (leakscope_ignore) */
-			cls = LK_CLASS_REACHABLE;
+		if (b->seq & LK_BLOCK_IGNORED) /* kept on purpose: never listed */
+			continue;
 		struct group *x = &g[(size_t)id * LK_CLASS_COUNT + (size_t)cls];
 		x->bytes += b->size;
 		x->objects++;

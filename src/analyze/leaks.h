@@ -66,8 +66,9 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 		     const struct lk_suppressions *sup, int root, int show_reachable,
 		     struct lk_leak_report *out);
 
-/* Bytes that make `run` fail CI: definitely and indirectly lost, and
- * not-freed blocks of a process that could not be scanned. */
+/* Objects that make `run` fail CI: definitely and indirectly lost, and
+ * not-freed blocks of a process that could not be scanned (objects, not
+ * bytes: a lost zero-size block is a lost object). */
 uint64_t lk_leak_report_lost(const struct lk_leak_report *r);
 void lk_leak_report_release(struct lk_leak_report *r);
 

@@ -66,10 +66,10 @@ static int push(struct rc *c, size_t pos)
 	return 0;
 }
 
-/* Sorted position of the block p points into (start or interior), or -1.
- * l, r: bucket[b], bucket[b + 1] of p's bucket. The last block with
- * addr <= p is in [l - 1, r): the one at l - 1 starts below the bucket's
- * base, hence below p. */
+/* Sorted position of the last block that starts at or below p, or -1.
+ * l, r: bucket[b], bucket[b + 1] of p's bucket. That block is in
+ * [l - 1, r): the one at l - 1 starts below the bucket's base, hence
+ * below p. */
 static inline ptrdiff_t find_in(const struct rc *c, uint64_t p, size_t l, size_t r)
 {
 	if (l > 0)
@@ -82,12 +82,19 @@ static inline ptrdiff_t find_in(const struct rc *c, uint64_t p, size_t l, size_t
 		else
 			hi = m;
 	}
-	if (lo == l)
-		return -1;
-	const struct span *s = &c->blk[lo - 1];
-	if (s->addr > p || (p != s->addr && p >= s->end))
+	if (lo == l || c->blk[lo - 1].addr > p)
 		return -1;
 	return (ptrdiff_t)(lo - 1);
+}
+
+/* C++'s new T[0] of a type with a destructor: an 8-byte block holding
+ * the element count (0), and the program keeps the pointer just past it.
+ * Such a pointer reaches the block, as LeakSanitizer says. */
+static int array_cookie_end(struct rc *c, const struct span *s, uint64_t p)
+{
+	uint64_t count = 1;
+	return p == s->end && s->end - s->addr == 8 &&
+	       c->read(c->ctx, s->addr, &count, sizeof(count)) == 0 && count == 0;
 }
 
 /* glibc: the address of the chunk header after the block at addr, n bytes */
@@ -148,7 +155,16 @@ static int lookup_batch(struct rc *c, const uint64_t *cand, size_t nc)
 	}
 	for (size_t j = 0; j < nc; j++) {
 		ptrdiff_t f = find_in(c, cand[j], l[j], r[j]);
-		if (f >= 0 && hit(c, cand[j], (size_t)f))
+		if (f < 0)
+			continue;
+		const struct span *s = &c->blk[f];
+		uint64_t p = cand[j];
+		if (p != s->addr && p >= s->end) {
+			if (!array_cookie_end(c, s, p))
+				continue;
+			p = s->addr;
+		}
+		if (hit(c, p, (size_t)f))
 			return -ENOMEM;
 	}
 	return 0;

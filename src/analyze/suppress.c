@@ -217,7 +217,8 @@ const char *lk_suppressions_match(const struct lk_suppressions *s,
 		for (size_t f = 0; f < n; f++)
 			if (lk_pattern_match(s->patterns[i], frames[f].function) ||
 			    lk_pattern_match(s->patterns[i], frames[f].file) ||
-			    lk_pattern_match(s->patterns[i], frames[f].module))
+			    lk_pattern_match(s->patterns[i], frames[f].module) ||
+			    lk_pattern_match(s->patterns[i], frames[f].module_path))
 				return s->patterns[i];
 	return NULL;
 }

@@ -33,6 +33,7 @@ struct lk_frame_text {
 	char *file;        /* NULL if no debug info */
 	int line;
 	char *module;      /* basename of the ELF object */
+	char *module_path; /* its full path where known (suppressions match it), or NULL */
 	uint64_t offset;   /* offset in the module, shown when no symbol */
 	int inlined;       /* 1: inlined into the next frame */
 };

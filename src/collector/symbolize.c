@@ -189,7 +189,8 @@ void lk_frame_text_release(struct lk_frame_text *f)
 	free(f->function);
 	free(f->file);
 	free(f->module);
-	f->function = f->file = f->module = NULL;
+	free(f->module_path);
+	f->function = f->file = f->module = f->module_path = NULL;
 }
 
 /* Open path as one offline module at base 0; m->err tells if it failed. */
@@ -632,10 +633,12 @@ int lk_symbolize(struct lk_symbolizer *s, const char *path, uint64_t bias, uint6
 		f->function = c->function ? strdup(c->function) : NULL;
 		f->file = c->file ? strdup(c->file) : NULL;
 		f->module = strdup(m->name);
+		f->module_path = strdup(m->path);
 		f->line = c->line;
 		f->offset = vaddr;
 		f->inlined = c->inlined;
-		if ((c->function && !f->function) || (c->file && !f->file) || !f->module) {
+		if ((c->function && !f->function) || (c->file && !f->file) || !f->module ||
+		    !f->module_path) {
 			for (int j = 0; j <= i; j++)
 				lk_frame_text_release(&frames[j]);
 			return -ENOMEM;

@@ -1,7 +1,8 @@
 /*
  * api.c - the program API of include/leakscope.h, as the interposer exports
  * it: each call becomes one event in the ring (or, for disable/enable, a
- * per-thread counter that makes the wrappers forward unrecorded). Marks and
+ * per-thread counter that makes the wrappers mark what they record as
+ * ignored). Marks and
  * snapshots put their text in a mark slot first (common/shm.h): no lock, no
  * allocation, no syscall, so they may be called from a signal handler.
  */
@@ -24,13 +25,13 @@ EXPORT void leakscope_ignore_object(const void *p)
 
 EXPORT void leakscope_disable_thread(void)
 {
-	lk_busy++;
+	lk_disabled++;
 }
 
 EXPORT void leakscope_enable_thread(void)
 {
-	if (lk_busy > 0)
-		lk_busy--;
+	if (lk_disabled > 0)
+		lk_disabled--;
 }
 
 EXPORT void leakscope_root_add(const void *p, size_t n)

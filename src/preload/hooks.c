@@ -15,6 +15,7 @@
 #include "preload/preload.h"
 
 LK_HIDDEN __thread int lk_busy;
+LK_HIDDEN __thread int lk_disabled;
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -35,10 +36,15 @@ static inline int tracking(void)
 	return state == LK_READY && !lk_busy;
 }
 
+/* An allocation; between leakscope_disable() and _enable() it is kept on
+ * purpose, as LeakSanitizer's __lsan_disable() does: never reported, its
+ * content a root. */
 static void record_alloc(void *p, size_t n)
 {
 	int e = errno;
 	lk_ring_emit(LK_EV_ALLOC, (uintptr_t)p, n, lk_stack_capture());
+	if (__builtin_expect(lk_disabled > 0, 0))
+		lk_ring_emit(LK_EV_IGNORE, (uintptr_t)p, 0, 0);
 	errno = e;
 }
 

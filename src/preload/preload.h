@@ -54,6 +54,7 @@ extern LK_HIDDEN struct lk_region lk_region;
 extern LK_HIDDEN _Atomic int lk_state;
 extern LK_HIDDEN int lk_max_frames;
 extern LK_HIDDEN __thread int lk_busy;
+extern LK_HIDDEN __thread int lk_disabled; /* leakscope_disable() depth */
 
 /* bootstrap.c */
 LK_HIDDEN void lk_start(void);

@@ -52,14 +52,14 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 	char b[32], c[32];
 	const char *cmd = p->command ? p->command : "?";
 	const uint64_t *cb = p->class_bytes;
-	if (p->leaked_bytes && p->scanned) {
+	if (p->leaked_objects && p->scanned) {
 		fprintf(out, "leakscope: %s bytes lost in %" PRIu64 " object%s (pid %d, %s): ",
 			lk_grouped(p->leaked_bytes, b, sizeof(b)), p->leaked_objects,
 			p->leaked_objects == 1 ? "" : "s", (int)p->pid, cmd);
 		class_counts(out, p, LK_CLASS_DEFINITE, "definitely, ");
 		class_counts(out, p, LK_CLASS_INDIRECT, "indirectly, ");
 		class_counts(out, p, LK_CLASS_POSSIBLE, "possibly\n");
-	} else if (p->leaked_bytes) {
+	} else if (p->leaked_objects) {
 		fprintf(out, "leakscope: %s bytes in %" PRIu64 " object%s not freed at exit (pid %d, %s)\n",
 			lk_grouped(p->leaked_bytes, b, sizeof(b)), p->leaked_objects,
 			p->leaked_objects == 1 ? "" : "s", (int)p->pid, cmd);

@@ -1,7 +1,8 @@
 # --suppressions FILE (LeakSanitizer style: "leak:PATTERN" lines, # comments):
 # a leak whose stack matches a pattern moves from "leaks" to "suppressed",
 # tagged with that pattern, and leaves the summary's leaked counts; the
-# others stay. A missing file or a bad line is a leakscope failure (125).
+# others stay. A pattern matches a frame's function, file, or module by
+# its name or its full path. A missing file or a bad line is a leakscope failure (125).
 . "$(dirname "$0")/../lib.sh"
 v=$(victim alloc-entry) || exit
 cat > "$T/supp" <<'EOS'
@@ -22,6 +23,16 @@ expect_json "$j" 'root.summary.leaked_objects == 14'
 expect_json "$j" 'root.leaks | any(.[]; has_fn("leak_malloc"))'
 # the default suppressions still apply next to a file's
 expect_json "$j" 'root.suppressed | any(.[]; .suppression != "leak_calloc" and .suppression != "^leak_valloc$")'
+
+# a module by its full path, or a glob over it, as LeakSanitizer matches
+mkdir -p "$T/vendor/lib"
+cp "$v" "$T/vendor/lib/prog"
+for pat in "*/vendor/*" "$T/vendor/lib/prog"; do
+	echo "leak:$pat" > "$T/path.supp"
+	ls_run "$T/p.json" --suppressions "$T/path.supp" -- "$T/vendor/lib/prog"
+	expect_json "$T/p.json" "root.leaks | map(select(.stack[0].module == \"prog\")) | length == 0"
+	expect_json "$T/p.json" "root.suppressed | map(select(.suppression == \"$pat\")) | length >= 3"
+done
 
 printf 'leak:ok\nthis is not a suppression\n' > "$T/bad"
 for f in "$T/bad" "$T/missing"; do

@@ -435,6 +435,26 @@ static void t_ignored(void)
 	world_release(&w);
 }
 
+/* new T[0] with a destructor: an 8-byte block holding the count 0, the
+ * program's pointer just past it. Reached, as LeakSanitizer says; not
+ * when the block holds another count, nor when it is not 8 bytes. */
+static void t_array_cookie(void)
+{
+	struct world w;
+	struct lk_block b[3];
+	struct lk_reach r;
+	world_init(&w);
+	make_blocks(b, 3, (uint64_t[]){8, 8, 16});
+	put(&w, blk(1), 3);
+	put(&w, GLOBAL + 8, blk(0) + 8);
+	put(&w, GLOBAL + 16, blk(1) + 8);
+	put(&w, GLOBAL + 24, blk(2) + 16);
+	run("new T[0]: the pointer past an 8-byte block of count 0 reaches it", &w, b, 3,
+	    &global_root, 1, NULL, 0, NULL, (uint8_t[]){R, D, D}, &r);
+	lk_reach_release(&r);
+	world_release(&w);
+}
+
 static void t_order(void)
 {
 	struct world w;
@@ -595,6 +615,7 @@ int main(void)
 	t_unaligned();
 	t_unreadable();
 	t_ignored();
+	t_array_cookie();
 	t_order();
 	t_long_chain(1000000, 1, 0, 0);
 	t_long_chain(1000000, 0, 0, 1);
