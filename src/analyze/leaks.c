@@ -173,6 +173,10 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 		n_stacks = LK_STACK_ENTRIES;
 	out->scanned = s->classes != NULL;
 	out->scan_note = scan_note(s);
+	if (s->own_malloc)
+		out->alloc_note = "the program's executable defines its own malloc, which comes "
+				  "before leakscope's interposer: its allocations cannot be seen, "
+				  "so nothing here says whether it leaks";
 	/* one group per (stack, class) */
 	struct group *g = calloc(((size_t)n_stacks + 1) * LK_CLASS_COUNT, sizeof(*g));
 	if (!g)

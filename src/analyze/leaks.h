@@ -48,6 +48,7 @@ struct lk_leak_report {
 	int has_status, status;    /* wait status */
 	struct lk_session_stats stats;
 	int scanned;               /* reachability classes are known */
+	const char *alloc_note;    /* why allocations could not be seen, or NULL */
 	const char *scan_note;     /* why a scan that was asked for did not happen, or
 				    * how it was made without ptrace */
 	struct lk_leak *leaks;     /* reported: by class, then bytes descending */

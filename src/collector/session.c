@@ -82,6 +82,7 @@ int lk_session_open(struct lk_session **out, int memfd, const struct lk_hello *h
 	s->pid = peer;
 	s->ppid = (pid_t)hello->ppid;
 	s->forked = (hello->flags & LK_SHM_FORKED) != 0;
+	s->own_malloc = (hello->flags & LK_SHM_OWN_MALLOC) != 0;
 	memcpy(s->comm, s->hdr->comm, sizeof(s->comm) - 1);
 	s->exe = read_link(peer);
 	s->cmdline = read_cmdline(peer);

@@ -97,6 +97,7 @@ struct lk_session {
 	int exit_call;          /* no ptrace: the process calls back at exit (common/shm.h) */
 	int handover;           /* let go of ptrace: enum lk_release_reason, or 0 */
 	int traced_elsewhere;   /* another tracer had it when it announced itself */
+	int own_malloc;         /* its executable defines malloc: we see nothing */
 	char *handover_path;    /* LK_RELEASE_PRIVILEGED: the program it executed */
 	int exit_called;        /* it did and was scanned: later events are dropped */
 	uint8_t *classes;       /* per live slot, enum lk_leak_class; NULL: no scan */

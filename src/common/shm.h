@@ -149,6 +149,8 @@ _Static_assert(sizeof(struct lk_shm_header) <= 4096, "the header fits its page")
 
 enum {
 	LK_SHM_FORKED = 1,     /* created in the child of a fork() */
+	LK_SHM_OWN_MALLOC = 2, /* the program's malloc is not ours: its executable
+				* defines one, which comes first */
 };
 
 /* First message on the control socket; carries the memfd (SCM_RIGHTS). */

@@ -78,6 +78,10 @@ EXPORT void *malloc(size_t n)
 	TRACKED(lk_real.malloc(n), n);
 }
 
+/* Our malloc's own address (calls to "malloc" bind to whoever defines it
+ * first: an executable's own malloc comes before us). */
+LK_HIDDEN extern __typeof(malloc) lk_malloc_here __attribute__((alias("malloc"), malloc, nothrow, leaf));
+
 EXPORT void free(void *p)
 {
 	if (!p || lk_bootstrap_owns(p))

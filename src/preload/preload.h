@@ -63,6 +63,9 @@ LK_HIDDEN int lk_bootstrap_owns(const void *p);
 LK_HIDDEN void *lk_bootstrap_alloc(size_t n);
 LK_HIDDEN size_t lk_bootstrap_size(const void *p);
 
+/* hooks.c: our malloc, by an address no executable's malloc replaces. */
+LK_HIDDEN void *lk_malloc_here(size_t n);
+
 /* region.c: create, map and announce this process's region. */
 LK_HIDDEN int lk_region_attach(const struct lk_region *parent);
 

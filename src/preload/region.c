@@ -10,6 +10,7 @@
  * ring position at the fork. Nothing is copied: a fork costs the child a
  * memfd, a mapping and the announcement.
  */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,8 @@ LK_HIDDEN int lk_region_attach(const struct lk_region *parent)
 	struct lk_region r;
 	header_init(m, size);
 	region_layout(&r, m);
+	if (dlsym(RTLD_DEFAULT, "malloc") != (void *)lk_malloc_here)
+		r.hdr->flags |= LK_SHM_OWN_MALLOC;
 	if (parent) {
 		r.hdr->flags |= LK_SHM_FORKED;
 		r.hdr->fork_seq = atomic_load(&parent->hdr->ring_head);

@@ -84,6 +84,11 @@ static void process(FILE *out, const struct lk_leak_report *p)
 		",\"suppressed_bytes\":%" PRIu64 ",\"suppressed_objects\":%" PRIu64 "}",
 		p->leaked_bytes, p->leaked_objects, p->suppressed_bytes, p->suppressed_objects);
 	fprintf(out, ",\"scanned\":%s,", p->scanned ? "true" : "false");
+	if (p->alloc_note) {
+		fputs("\"alloc_note\":", out);
+		lk_json_string(out, p->alloc_note);
+		fputs(",", out);
+	}
 	if (p->scan_note) {
 		fputs("\"scan_note\":", out);
 		lk_json_string(out, p->scan_note);

@@ -68,6 +68,8 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 			(int)p->pid, cmd, lk_grouped(p->stats.allocations, b, sizeof(b)),
 			lk_grouped(p->stats.frees, c, sizeof(c)));
 	}
+	if (p->alloc_note)
+		fprintf(out, "  note: %s\n", p->alloc_note);
 	if (p->scan_note)
 		fprintf(out, "  note: %s\n", p->scan_note);
 	for (size_t i = 0; i < p->n_leaks; i++)
