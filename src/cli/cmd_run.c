@@ -201,9 +201,9 @@ static void seize(struct lk_session *s, void *ctx)
 
 /* A process is handed over to another tracer, or executes a privileged
  * program: let go of it; it calls back at exit instead. */
-static int release(struct lk_session *s, void *ctx)
+static int release(pid_t pid, void *ctx)
 {
-	return lk_exitstop_release(ctx, s->pid);
+	return lk_exitstop_release(ctx, pid);
 }
 
 /* What the wait loop knows; shared with the control server's ops. */
@@ -279,6 +279,21 @@ static const struct lk_control_ops run_ops = {
 
 /* The reports of every process to out, closed here: 0, or 1 after a
  * message. */
+/* A session without a report: still running, or its image replaced by a
+ * program that is not traced. */
+static struct lk_unreported unreported_session(const struct lk_session *s)
+{
+	struct lk_unreported u = {.pid = s->pid, .command = s->cmdline ? s->cmdline : s->comm,
+				  .why = LK_UNREPORTED_RUNNING};
+	if (s->state == LK_SESSION_EXECED && s->handover == LK_RELEASE_PRIVILEGED) {
+		u.why = LK_UNREPORTED_EXEC_PRIVILEGED;
+		u.program = s->handover_path ? s->handover_path : "?";
+	} else if (s->state == LK_SESSION_EXECED) {
+		u.why = LK_UNREPORTED_EXEC_UNTRACED;
+	}
+	return u;
+}
+
 static int write_reports(struct lk_collector *c, const struct run_opts *o, FILE *out,
 			 char **argv, pid_t root, int status, uint64_t *leaked)
 {
@@ -292,13 +307,18 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, FILE 
 		.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0,
 	};
 	r.reports = calloc(c->n_ended + 1, sizeof(*r.reports));
-	r.unreported = calloc(c->n_running + c->n_ended + 1, sizeof(*r.unreported));
+	r.unreported = calloc(c->n_running + c->n_ended + c->n_born + 1, sizeof(*r.unreported));
 	for (size_t i = 0; r.unreported && i < c->n_running; i++)
-		r.unreported[r.n_unreported++] = c->running[i];
+		r.unreported[r.n_unreported++] = unreported_session(c->running[i]);
+	for (size_t i = 0; r.unreported && i < c->n_born; i++)
+		if (c->born[i].ended)
+			r.unreported[r.n_unreported++] = (struct lk_unreported){
+				.pid = c->born[i].pid, .command = c->born[i].command,
+				.why = LK_UNREPORTED_UNANNOUNCED, .status = c->born[i].status};
 	for (size_t i = 0; r.reports && r.unreported && i < c->n_ended; i++) {
 		const struct lk_session *s = c->ended[i];
 		if (s->state == LK_SESSION_EXECED) {
-			r.unreported[r.n_unreported++] = c->ended[i];
+			r.unreported[r.n_unreported++] = unreported_session(s);
 			continue;
 		}
 		if (lk_leaks_collect(s, sym, &o->sup, s->pid == root && !s->forked,
@@ -343,7 +363,7 @@ int cmd_run(int argc, char **argv)
 	if (!report)
 		goto out;
 	char **prog = argv + first;
-	if (o.scan && lk_exitstop_new(&stops) == 0) {
+	if (o.scan && lk_exitstop_new(&stops, o.follow) == 0) {
 		c.on_announce = seize;
 		c.on_release = release;
 		c.ctx = stops;

@@ -113,6 +113,8 @@ void lk_cli_handle_status(struct lk_collector *c, struct lk_exitstop *x, pid_t r
 	int h = x ? lk_exitstop_handle(x, pid, st, &snap) : -1;
 	if (h == 1)
 		scan_at_exit(c, x, &snap);
+	if (h == 2)
+		lk_collector_born(c, snap.tid, snap.tgid);
 	/* a job-control stop: PTRACE_EVENT_STOP of a tracee, WUNTRACED otherwise */
 	if (pid == root && WIFSTOPPED(st) && is_stop_signal(WSTOPSIG(st)) &&
 	    (h == -1 || (st >> 16) == PTRACE_EVENT_STOP))

@@ -70,6 +70,9 @@ void lk_collector_close(struct lk_collector *c)
 		close(c->child_fd);
 	for (size_t i = 0; i < c->n_conns; i++)
 		close(c->conns[i].fd);
+	for (size_t i = 0; i < c->n_born; i++)
+		free(c->born[i].command);
+	free(c->born);
 	if (c->socket_path)
 		unlink(c->socket_path);
 	if (c->dir)
@@ -118,6 +121,14 @@ static void finish(struct lk_collector *c, size_t i, enum lk_session_state how)
 		lk_session_free(s);
 }
 
+static struct lk_born *find_born(struct lk_collector *c, pid_t pid)
+{
+	for (size_t i = 0; i < c->n_born; i++)
+		if (c->born[i].pid == pid && !c->born[i].ended)
+			return &c->born[i];
+	return NULL;
+}
+
 void lk_collector_exited(struct lk_collector *c, pid_t pid, int status)
 {
 	for (size_t i = 0; i < c->n_running; i++)
@@ -127,6 +138,32 @@ void lk_collector_exited(struct lk_collector *c, pid_t pid, int status)
 			finish(c, i, LK_SESSION_EXITED);
 			return;
 		}
+	struct lk_born *b = find_born(c, pid);
+	if (b) {
+		b->ended = 1;
+		b->status = status;
+	}
+}
+
+void lk_collector_born(struct lk_collector *c, pid_t pid, pid_t parent)
+{
+	struct lk_born *a = realloc(c->born, (c->n_born + 1) * sizeof(*a));
+	if (!a)
+		return;
+	c->born = a;
+	const struct lk_session *p = lk_collector_find(c, parent);
+	const char *cmd = p ? (p->cmdline ? p->cmdline : p->comm) : "?";
+	c->born[c->n_born++] = (struct lk_born){.pid = pid, .command = strdup(cmd)};
+}
+
+/* pid announced itself: it is no longer only born. */
+static void announced(struct lk_collector *c, pid_t pid)
+{
+	struct lk_born *b = find_born(c, pid);
+	if (b) {
+		free(b->command);
+		*b = c->born[--c->n_born];
+	}
 }
 
 /* The first message of a connection: a hello with the region's memfd, or
@@ -193,6 +230,7 @@ static void accept_hello(struct lk_collector *c, int fd, const struct lk_hello *
 		}
 	}
 	if (s) {
+		announced(c, s->pid);
 		c->announced++;
 		if (c->on_announce)
 			c->on_announce(s, c->ctx);
@@ -204,11 +242,16 @@ static void accept_hello(struct lk_collector *c, int fd, const struct lk_hello *
 }
 
 /* A process of ours is handed over (common/shm.h, struct lk_release): the
- * asker must be one of our processes too. */
+ * asker and the process must be ours (announced, or seen being born: a
+ * vfork child shares its parent's interposer without announcing itself). */
 static void accept_release(struct lk_collector *c, const struct lk_release *m, pid_t peer)
 {
-	struct lk_session *s = lk_collector_find(c, (pid_t)m->pid);
-	if (!s || !lk_collector_find(c, peer) || s->handover)
+	pid_t pid = (pid_t)m->pid;
+	struct lk_session *s = lk_collector_find(c, pid);
+	if ((!lk_collector_find(c, peer) && !find_born(c, peer)) || (s && s->handover) ||
+	    (!s && !find_born(c, pid)))
+		return;
+	if (!c->on_release || c->on_release(pid, c->ctx) != 0 || !s)
 		return;
 	s->handover = m->reason == LK_RELEASE_PRIVILEGED ? LK_RELEASE_PRIVILEGED
 							  : LK_RELEASE_TRACER;
@@ -216,7 +259,7 @@ static void accept_release(struct lk_collector *c, const struct lk_release *m, p
 		free(s->handover_path);
 		s->handover_path = strndup(m->path, sizeof(m->path) - 1);
 	}
-	if (c->on_release && c->on_release(s, c->ctx) == 0 && s->scan_wanted) {
+	if (s->scan_wanted) {
 		s->exit_call = 1;
 		atomic_store(&s->hdr->exit_call, 1);
 	}

@@ -28,6 +28,14 @@ struct lk_poll_source {
 	void *ctx;
 };
 
+/* A process seen being forked by a traced one, until its interposer
+ * announces it; one that ends first is listed in the report. */
+struct lk_born {
+	pid_t pid;
+	char *command;             /* its parent's, as fork left it */
+	int ended, status;         /* its wait status, once it ended unannounced */
+};
+
 /* A connection whose message has not come yet (collector.c). */
 struct lk_conn {
 	int fd;
@@ -54,9 +62,9 @@ struct lk_collector {
 	size_t announced;          /* sessions ever accepted */
 	/* called for each new session before the process may go on */
 	void (*on_announce)(struct lk_session *s, void *ctx);
-	/* s is handed over (another tracer, a privileged program): let go of
-	 * ptrace; 0 when it was let go */
-	int (*on_release)(struct lk_session *s, void *ctx);
+	/* pid is handed over (another tracer, a privileged program): let go
+	 * of ptrace; 0 when it was let go */
+	int (*on_release)(pid_t pid, void *ctx);
 	void *ctx;
 	/* given to each new session (see session.h) */
 	lk_mark_fn on_mark;
@@ -64,6 +72,8 @@ struct lk_collector {
 	int keep_marks;
 	struct lk_poll_source sources[LK_POLL_SOURCES];
 	size_t n_sources;
+	struct lk_born *born;
+	size_t n_born;
 	struct lk_conn conns[LK_CONNS_MAX];
 	size_t n_conns;
 	int child_fd;              /* readable when a child changed state
@@ -83,7 +93,11 @@ int lk_collector_add_source(struct lk_collector *c, const struct lk_poll_source 
 /* The running session of pid, or NULL. */
 struct lk_session *lk_collector_find(struct lk_collector *c, pid_t pid);
 
-/* pid is known to have exited with wait status: finish its session. */
+/* pid is known to have exited with wait status: finish its session (or
+ * note that a process seen being born ended before announcing itself). */
 void lk_collector_exited(struct lk_collector *c, pid_t pid, int status);
+
+/* A traced process (parent) forked pid. */
+void lk_collector_born(struct lk_collector *c, pid_t pid, pid_t parent);
 
 #endif

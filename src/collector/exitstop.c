@@ -16,6 +16,7 @@
 #include "collector/threadregs.h"
 
 #define OPTIONS (PTRACE_O_TRACEEXIT | PTRACE_O_TRACECLONE)
+#define FORK_OPTIONS (PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK)
 #define OTHERS_MS 500 /* how long the others of a group exit are waited for */
 
 struct thread {
@@ -33,16 +34,20 @@ struct pending {
 struct lk_exitstop {
 	struct thread *t;
 	size_t n, cap;
+	long options;          /* of PTRACE_SEIZE */
 	pid_t *released;       /* processes let go: their new threads too */
 	size_t n_released;
 	struct pending *pending; /* ends seen while letting go, for the caller */
 	size_t n_pending;
 };
 
-int lk_exitstop_new(struct lk_exitstop **out)
+int lk_exitstop_new(struct lk_exitstop **out, int follow_forks)
 {
 	*out = calloc(1, sizeof(**out));
-	return *out ? 0 : -ENOMEM;
+	if (!*out)
+		return -ENOMEM;
+	(*out)->options = OPTIONS | (follow_forks ? FORK_OPTIONS : 0);
+	return 0;
 }
 
 void lk_exitstop_free(struct lk_exitstop *x)
@@ -117,7 +122,7 @@ int lk_exitstop_seize(struct lk_exitstop *x, pid_t tgid)
 		pid_t tid = (pid_t)atoi(e->d_name);
 		if (tid <= 0 || find(x, tid))
 			continue;
-		if (ptrace(PTRACE_SEIZE, tid, 0, (void *)(long)OPTIONS) != 0) {
+		if (ptrace(PTRACE_SEIZE, tid, 0, (void *)x->options) != 0) {
 			rc = -errno;
 			continue;
 		}
@@ -377,6 +382,14 @@ int lk_exitstop_handle(struct lk_exitstop *x, pid_t tid, int status,
 			add(x, (pid_t)msg, t->tgid);
 		continue_with(tid, 0);
 		return 0;
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) != 0 || add(x, (pid_t)msg, (pid_t)msg))
+			msg = 0;
+		continue_with(tid, 0);
+		snap->tgid = t->tgid;
+		snap->tid = (pid_t)msg;
+		return msg ? 2 : 0;
 	case PTRACE_EVENT_STOP:
 		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
 			ptrace(PTRACE_LISTEN, tid, 0, 0); /* job control: stay stopped */

@@ -43,15 +43,20 @@ struct lk_exit_snapshot {
 	int at_exit;
 };
 
-int lk_exitstop_new(struct lk_exitstop **out);
+/* follow_forks: processes forked by a seized one are traced from their
+ * birth (PTRACE_O_TRACEFORK, _TRACEVFORK), so that one killed before its
+ * interposer announced it is still known. */
+int lk_exitstop_new(struct lk_exitstop **out, int follow_forks);
 void lk_exitstop_free(struct lk_exitstop *x);
 
 /* Seize every thread of tgid; -EPERM etc. when ptrace is not allowed. */
 int lk_exitstop_seize(struct lk_exitstop *x, pid_t tgid);
 
 /* Handle a waitpid() status of tid. Returns 1 when tid's process is ending
- * and stopped (snap filled: scan it, then lk_exitstop_resume()), 0 when the
- * stop was handled here, -1 when status is not a ptrace stop of ours. */
+ * and stopped (snap filled: scan it, then lk_exitstop_resume()), 2 when it
+ * forked (snap->tid is the new process, snap->tgid the parent, both left
+ * running), 0 when the stop was handled here, -1 when status is not a
+ * ptrace stop of ours. */
 int lk_exitstop_handle(struct lk_exitstop *x, pid_t tid, int status,
 		       struct lk_exit_snapshot *snap);
 

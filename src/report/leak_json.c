@@ -126,17 +126,19 @@ void lk_leak_write_json(const struct lk_run_result *r, FILE *out)
 	}
 	fputs("],\"unreported\":[", out);
 	for (size_t i = 0; i < r->n_unreported; i++) {
-		const struct lk_session *s = r->unreported[i];
-		fprintf(out, "%s{\"pid\":%d,\"command\":", i ? "," : "", (int)s->pid);
-		lk_json_string(out, s->cmdline ? s->cmdline : s->comm);
-		fprintf(out, ",\"why\":\"%s\"",
-			s->state != LK_SESSION_EXECED ? "running"
-			: s->handover == LK_RELEASE_PRIVILEGED ? "exec-privileged" : "exec-untraced");
-		if (s->state == LK_SESSION_EXECED && s->handover == LK_RELEASE_PRIVILEGED &&
-		    s->handover_path) {
+		static const char *const why[] = {"running", "exec-untraced", "exec-privileged",
+						  "ended-unannounced"};
+		const struct lk_unreported *u = &r->unreported[i];
+		fprintf(out, "%s{\"pid\":%d,\"command\":", i ? "," : "", (int)u->pid);
+		lk_json_string(out, u->command);
+		fprintf(out, ",\"why\":\"%s\"", why[u->why]);
+		if (u->program) {
 			fputs(",\"program\":", out);
-			lk_json_string(out, s->handover_path);
+			lk_json_string(out, u->program);
 		}
+		if (u->why == LK_UNREPORTED_UNANNOUNCED)
+			fprintf(out, ",\"end\":{\"%s\":%d}", WIFSIGNALED(u->status) ? "signal" : "code",
+				WIFSIGNALED(u->status) ? WTERMSIG(u->status) : WEXITSTATUS(u->status));
 		fputs("}", out);
 	}
 	fputs("]}\n", out);

@@ -7,15 +7,32 @@
 #define LK_REPORT_LEAK_REPORT_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "analyze/leaks.h"
+
+/* A process without a report, and why (docs/json-leaks.md, "unreported"). */
+enum lk_unreported_why {
+	LK_UNREPORTED_RUNNING,      /* still running when leakscope stopped */
+	LK_UNREPORTED_EXEC_UNTRACED,/* it exec'd a program the interposer cannot reach */
+	LK_UNREPORTED_EXEC_PRIVILEGED, /* it exec'd `program`, which gains privileges */
+	LK_UNREPORTED_UNANNOUNCED,  /* it ended before its interposer announced it */
+};
+
+struct lk_unreported {
+	pid_t pid;
+	const char *command;
+	enum lk_unreported_why why;
+	const char *program;        /* EXEC_PRIVILEGED: the program, else NULL */
+	int status;                 /* UNANNOUNCED: its wait status */
+};
 
 struct lk_run_result {
 	char **argv;                    /* the program's command line */
 	int exit_code, signal;          /* of the program; signal 0 if none */
 	struct lk_leak_report *reports; /* in the order the processes ended */
 	size_t n_reports;
-	struct lk_session **unreported; /* still running, or exec'd an untraced program */
+	struct lk_unreported *unreported;
 	size_t n_unreported;
 	int show_suppressed;
 	int show_reachable;

@@ -104,18 +104,28 @@ void lk_leak_write_text(const struct lk_run_result *r, FILE *out)
 		process_report(out, &r->reports[i], r->show_suppressed, r->show_reachable,
 			       r->gen_suppressions);
 	for (size_t i = 0; i < r->n_unreported; i++) {
-		const struct lk_session *s = r->unreported[i];
-		const char *cmd = s->cmdline ? s->cmdline : s->comm;
-		if (s->state == LK_SESSION_EXECED && s->handover == LK_RELEASE_PRIVILEGED)
-			fprintf(out, "leakscope: pid %d (%s) exec'd '%s', which gains privileges "
-				"(setuid, setgid or file capabilities): not traced, so that it "
-				"keeps them; not reported\n", (int)s->pid, cmd,
-				s->handover_path ? s->handover_path : "?");
-		else
-			fprintf(out, "leakscope: pid %d (%s) %s: not reported\n", (int)s->pid, cmd,
-				s->state == LK_SESSION_EXECED ? "exec'd a program that is not "
-								"traced (static, or LD_PRELOAD "
-								"removed)"
-							      : "was still running");
+		const struct lk_unreported *u = &r->unreported[i];
+		fprintf(out, "leakscope: pid %d (%s) ", (int)u->pid, u->command);
+		switch (u->why) {
+		case LK_UNREPORTED_EXEC_PRIVILEGED:
+			fprintf(out, "exec'd '%s', which gains privileges (setuid, setgid or file "
+				"capabilities): not traced, so that it keeps them", u->program);
+			break;
+		case LK_UNREPORTED_EXEC_UNTRACED:
+			fputs("exec'd a program that is not traced (static, or LD_PRELOAD removed)",
+			      out);
+			break;
+		case LK_UNREPORTED_UNANNOUNCED:
+			if (WIFSIGNALED(u->status))
+				fprintf(out, "was killed by signal %d", WTERMSIG(u->status));
+			else
+				fprintf(out, "exited with status %d", WEXITSTATUS(u->status));
+			fputs(" before it could announce itself (it allocated nothing)", out);
+			break;
+		case LK_UNREPORTED_RUNNING:
+			fputs("was still running", out);
+			break;
+		}
+		fputs(": not reported\n", out);
 	}
 }

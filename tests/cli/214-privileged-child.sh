@@ -26,5 +26,5 @@ grep -q '^uid 65534 euid 0$' "$T/out" || { cat "$T/out"; fail "the setuid progra
 grep -q '^child status 0$' "$T/out" || fail "the parent did not see its child end"
 expect_json "$T/w/r.json" "[.unreported[] | select(.why == \"exec-privileged\" and .program == \"$T/print-ids\")] | length == 1"
 as_nobody "$LEAKSCOPE" run -- "$T/exec-child" "$T/print-ids" > /dev/null 2> "$T/text"
-expect_grep "$T/text" "exec'd '$T/print-ids', which gains privileges \(setuid, setgid or file capabilities\): not traced, so that it keeps them; not reported"
+expect_grep "$T/text" "exec'd '$T/print-ids', which gains privileges \(setuid, setgid or file capabilities\): not traced, so that it keeps them: not reported"
 exit 0
