@@ -10,6 +10,7 @@
 
 struct group {
 	uint64_t bytes, objects;
+	size_t first;              /* live slot of its first block */
 };
 
 static const char *const class_text[] = {"definitely lost", "indirectly lost", "possibly lost",
@@ -102,6 +103,8 @@ static void release_frames(struct lk_leak *l)
 	free(l->frames);
 	l->frames = NULL;
 	l->n_frames = 0;
+	lk_why_path_free(l->why);
+	l->why = NULL;
 }
 
 static int push(struct lk_leak **arr, size_t *n, const struct lk_leak *l)
@@ -151,7 +154,7 @@ static const char *scan_note(const struct lk_session *s)
 }
 
 int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
-		     const struct lk_suppressions *sup, int root, int show_reachable,
+		     const struct lk_suppressions *sup, int root, int show_reachable, int why,
 		     struct lk_leak_report *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -187,6 +190,8 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 		if (b->seq & LK_BLOCK_IGNORED) /* kept on purpose: never listed */
 			continue;
 		struct group *x = &g[(size_t)id * LK_CLASS_COUNT + (size_t)cls];
+		if (!x->objects)
+			x->first = (size_t)(b - s->live.slots);
 		x->bytes += b->size;
 		x->objects++;
 	}
@@ -215,7 +220,10 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 				out->leaked_bytes += l.bytes;
 				out->leaked_objects += l.objects;
 			}
-			rc = push(&out->leaks, &out->n_leaks, &l);
+			if (why && s->why && (l.cls == LK_CLASS_REACHABLE || l.cls == LK_CLASS_POSSIBLE))
+				rc = lk_why_path_of(s, sym, g[k].first, &l.why);
+			if (!rc)
+				rc = push(&out->leaks, &out->n_leaks, &l);
 		}
 	}
 	free(g);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "analyze/suppress.h"
+#include "analyze/why_path.h"
 #include "analyze/timeline.h"
 #include "collector/session.h"
 #include "collector/symbolize.h"
@@ -38,6 +39,8 @@ struct lk_leak {
 	struct lk_frame_text *frames;
 	size_t n_frames;
 	const char *suppression;   /* pattern (owned by the suppressions) or NULL */
+	struct lk_why_path *why;   /* --why, for still reachable and possibly lost
+				    * groups: what keeps its first block; or NULL */
 };
 
 struct lk_leak_report {
@@ -62,9 +65,11 @@ struct lk_leak_report {
 	uint64_t marks_dropped;
 };
 
-/* show_reachable: list still-reachable blocks too (always counted). */
+/* show_reachable: list still-reachable blocks too (always counted); why:
+ * say what keeps each still reachable and possibly lost group (the scan
+ * must have kept it: s->want_why). */
 int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
-		     const struct lk_suppressions *sup, int root, int show_reachable,
+		     const struct lk_suppressions *sup, int root, int show_reachable, int why,
 		     struct lk_leak_report *out);
 
 /* Objects that make `run` fail CI: definitely and indirectly lost, and

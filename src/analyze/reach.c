@@ -47,6 +47,8 @@ struct rc {
 	size_t leader;
 	int root_bad;
 	unsigned flags;
+	struct lk_reach_why *why; /* by sorted position, with LK_REACH_WHY */
+	struct lk_reach_why from; /* what the words being scanned belong to */
 	lk_reach_read_fn read;
 	void *ctx;
 	struct lk_reach *out;
@@ -104,8 +106,9 @@ static inline uint64_t next_chunk(uint64_t addr, uint64_t n)
 	return addr - 16 + (csize < 32 ? 32 : csize);
 }
 
-/* A word that points into block pos, for the current phase. */
-static inline int hit(struct rc *c, uint64_t p, size_t pos)
+/* A word that points into block pos: its new state for the current
+ * phase; 0, or -ENOMEM when it could not be pushed. */
+static inline int hit_state(struct rc *c, uint64_t p, size_t pos)
 {
 	uint8_t s = c->state[pos];
 	const struct span *b = &c->blk[pos];
@@ -134,6 +137,25 @@ static inline int hit(struct rc *c, uint64_t p, size_t pos)
 		break;
 	}
 	return push(c, pos);
+}
+
+/* With --why: block pos was reached from c->from (its first reach, or a
+ * start pointer where an interior one came first). */
+static void note_why(struct rc *c, size_t pos, uint8_t before)
+{
+	if (before == S_UNSEEN ? c->state[pos] != S_UNSEEN
+			       : before == S_PENDING && c->state[pos] == S_REACH)
+		c->why[pos] = c->from;
+}
+
+/* A word that points into block pos, for the current phase. */
+static inline int hit(struct rc *c, uint64_t p, size_t pos)
+{
+	uint8_t s = c->state[pos];
+	int r = hit_state(c, p, pos);
+	if (__builtin_expect(c->why != NULL, 0))
+		note_why(c, pos, s);
+	return r;
 }
 
 /* Words that pass the range filter are looked up in batches: the bucket
@@ -170,8 +192,28 @@ static int lookup_batch(struct rc *c, const uint64_t *cand, size_t nc)
 	return 0;
 }
 
-static int scan_words(struct rc *c, const uint64_t *w, size_t nw)
+/* With --why: one word at a time, each with its address (or, for the
+ * extra values, its index) in c->from. */
+static int scan_words_why(struct rc *c, const uint64_t *w, size_t nw, uint64_t base)
 {
+	for (size_t i = 0; i < nw; i++) {
+		if (w[i] - c->lo >= c->span)
+			continue;
+		if (c->from.via == LK_VIA_VALUE)
+			c->from.index = (uint32_t)i;
+		else
+			c->from.where = base + 8 * i;
+		if (lookup_batch(c, &w[i], 1))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The words w[0..nw) read at address base (0 for the extra values). */
+static int scan_words(struct rc *c, const uint64_t *w, size_t nw, uint64_t base)
+{
+	if (__builtin_expect(c->why != NULL, 0))
+		return scan_words_why(c, w, nw, base);
 	uint64_t cand[BATCH];
 	size_t nc = 0;
 	for (size_t i = 0; i < nw; i++) {
@@ -200,7 +242,7 @@ static int scan_root_range(struct rc *c, uint64_t lo, uint64_t hi)
 		size_t len = e - a < LK_REACH_CHUNK ? (size_t)(e - a) : LK_REACH_CHUNK;
 		if (c->read(c->ctx, a, c->buf, len) == 0) {
 			c->out->scanned_bytes += len;
-			if (scan_words(c, c->buf, len / 8))
+			if (scan_words(c, c->buf, len / 8, a))
 				return -ENOMEM;
 		} else {
 			for (uint64_t x = a; x < a + len;) {
@@ -209,7 +251,7 @@ static int scan_root_range(struct rc *c, uint64_t lo, uint64_t hi)
 					nx = a + len;
 				if (c->read(c->ctx, x, c->buf, nx - x) == 0) {
 					c->out->scanned_bytes += nx - x;
-					if (scan_words(c, c->buf, (nx - x) / 8))
+					if (scan_words(c, c->buf, (nx - x) / 8, x))
 						return -ENOMEM;
 				} else {
 					c->root_bad = 1;
@@ -261,6 +303,7 @@ static int scan_root(struct rc *c, uint64_t lo, uint64_t hi)
 static int scan_block(struct rc *c, size_t pos)
 {
 	uint64_t lo = c->blk[pos].addr, hi = c->blk[pos].end;
+	c->from = (struct lk_reach_why){.via = LK_VIA_BLOCK, .index = c->idx[pos]};
 	if (lo > UINT64_MAX - 7)
 		return 0;
 	uint64_t a = (lo + 7) & ~7ull, e = hi & ~7ull;
@@ -271,7 +314,7 @@ static int scan_block(struct rc *c, size_t pos)
 			return 0;
 		}
 		c->out->scanned_bytes += len;
-		if (scan_words(c, c->buf, len / 8))
+		if (scan_words(c, c->buf, len / 8, a))
 			return -ENOMEM;
 		a += len;
 	}
@@ -421,6 +464,8 @@ static int classify(struct rc *c, const struct lk_block *blocks,
 		for (size_t pos = 0; pos < n; pos++)
 			if (ignored[c->idx[pos]]) {
 				c->state[pos] = S_REACH;
+				if (c->why)
+					c->why[pos].via = LK_VIA_KEPT;
 				if (push(c, pos))
 					return -ENOMEM;
 			}
@@ -428,11 +473,13 @@ static int classify(struct rc *c, const struct lk_block *blocks,
 		if (roots[i].lo >= roots[i].hi)
 			continue;
 		c->root_bad = 0;
+		c->from = (struct lk_reach_why){.via = LK_VIA_ROOT, .index = (uint32_t)i};
 		if (scan_root(c, roots[i].lo, roots[i].hi))
 			return -ENOMEM;
 		c->out->unreadable_roots += c->root_bad;
 	}
-	if (n_values && scan_words(c, values, n_values))
+	c->from = (struct lk_reach_why){.via = LK_VIA_VALUE};
+	if (n_values && scan_words(c, values, n_values, 0))
 		return -ENOMEM;
 	if (drain(c))
 		return -ENOMEM;
@@ -462,6 +509,8 @@ static int classify(struct rc *c, const struct lk_block *blocks,
 	for (size_t pos = 0; pos < n; pos++) {
 		uint8_t k = class_of[c->state[pos]];
 		out->classes[c->idx[pos]] = k;
+		if (c->why)
+			out->why[c->idx[pos]] = c->why[pos];
 		out->bytes[k] += c->blk[pos].end - c->blk[pos].addr;
 		out->objects[k]++;
 	}
@@ -487,8 +536,13 @@ int lk_reach_classify(const struct lk_block *blocks, size_t n_blocks,
 	c.buf = malloc(LK_REACH_CHUNK);
 	out->classes = malloc(m);
 	out->n_blocks = n_blocks;
+	if (flags & LK_REACH_WHY) {
+		c.why = calloc(m, sizeof(*c.why));
+		out->why = calloc(m, sizeof(*out->why));
+	}
 	int rc = -ENOMEM;
-	if (c.blk && c.idx && c.state && c.buf && out->classes)
+	if (c.blk && c.idx && c.state && c.buf && out->classes &&
+	    (!(flags & LK_REACH_WHY) || (c.why && out->why)))
 		rc = classify(&c, blocks, roots, n_roots, extra_values, n_values, ignored);
 	if (rc == -ENOMEM)
 		lk_error_set(rc, "out of memory classifying %zu blocks", n_blocks);
@@ -498,7 +552,9 @@ int lk_reach_classify(const struct lk_block *blocks, size_t n_blocks,
 	free(c.bucket);
 	free(c.stack);
 	free(c.buf);
+	free(c.why);
 	if (rc) {
+		free(out->why);
 		free(out->classes);
 		memset(out, 0, sizeof(*out));
 	}
@@ -508,6 +564,7 @@ int lk_reach_classify(const struct lk_block *blocks, size_t n_blocks,
 void lk_reach_release(struct lk_reach *r)
 {
 	free(r->classes);
+	free(r->why);
 	memset(r, 0, sizeof(*r));
 }
 

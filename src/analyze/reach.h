@@ -90,9 +90,26 @@ struct lk_reach_root {
 	const char *kind;
 };
 
+/* With LK_REACH_WHY: what reached a block first (for a reachable block, a
+ * start pointer; for a possibly lost one, possibly an interior one). */
+enum lk_reach_via {
+	LK_VIA_NONE = 0,  /* not reached: definitely or indirectly lost */
+	LK_VIA_ROOT,      /* a word of root range `index` at `where` */
+	LK_VIA_VALUE,     /* extra value (register) `index` */
+	LK_VIA_BLOCK,     /* a word of block `index` (the caller's order) at `where` */
+	LK_VIA_KEPT,      /* an ignored block: kept on purpose */
+};
+
+struct lk_reach_why {
+	uint64_t where;
+	uint32_t index;
+	uint8_t via;
+};
+
 /* Result: one class per block, in the order of the blocks array. */
 struct lk_reach {
 	uint8_t *classes;                /* n_blocks entries (enum lk_reach_class) */
+	struct lk_reach_why *why;        /* with LK_REACH_WHY: n_blocks entries, else NULL */
 	size_t n_blocks;
 	uint64_t bytes[4], objects[4];   /* totals per class (size of blocks) */
 	uint64_t scanned_bytes;          /* root + block bytes read */
@@ -125,6 +142,9 @@ enum {
 	 * size fills its chunk, is allocator metadata (the arena's top, bins),
 	 * not a program's interior pointer. */
 	LK_REACH_GLIBC_CHUNKS = 1,
+	/* Keep for each block what reached it first (out->why): slower, for
+	 * --why. */
+	LK_REACH_WHY = 2,
 };
 
 void lk_reach_release(struct lk_reach *r);

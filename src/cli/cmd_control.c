@@ -53,16 +53,21 @@ static void usage(const struct control_cmd *c, FILE *out)
 		"  -h, --help              this text\n\n"
 		"exit status: 0 done; 1 no such recording, it refused, or the output could\n"
 		"not be written; 2 usage.\n",
-		c->name, strcmp(c->name, "check") ? "" : "[--format text|json] ", c->args,
+		c->name, strcmp(c->name, "check") ? "" : "[--format text|json] [--why] ", c->args,
 		c->what, strcmp(c->name, "check") ? ""
-		: "  -f, --format FMT        text (default) or json (docs/json-leaks.md)\n");
+		: "  -f, --format FMT        text (default) or json (docs/json-leaks.md)\n"
+		  "      --why               list still reachable and possibly lost groups too, each\n"
+		  "                          with what keeps it: the root and the chain of blocks\n");
 }
 
 /* Options; returns the index of TARGET or -1 (message printed). */
-static int parse(const struct control_cmd *c, int argc, char **argv, int *json)
+enum { OPT_WHY = 256 };
+
+static int parse(const struct control_cmd *c, int argc, char **argv, int *json, int *why)
 {
 	static const struct option longs[] = {
 		{"format", required_argument, 0, 'f'},
+		{"why", no_argument, 0, OPT_WHY},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -72,6 +77,10 @@ static int parse(const struct control_cmd *c, int argc, char **argv, int *json)
 		if (o == 'h') {
 			usage(c, stdout);
 			exit(0);
+		}
+		if (o == OPT_WHY && is_check) {
+			*why = 1;
+			continue;
 		}
 		if (o == 'f' && is_check && (!strcmp(optarg, "json") || !strcmp(optarg, "text"))) {
 			*json = !strcmp(optarg, "json");
@@ -94,8 +103,8 @@ static int parse(const struct control_cmd *c, int argc, char **argv, int *json)
 
 static int control(const struct control_cmd *c, int argc, char **argv)
 {
-	int json = 0;
-	int at = parse(c, argc, argv, &json);
+	int json = 0, why = 0;
+	int at = parse(c, argc, argv, &json, &why);
 	if (at < 0)
 		return 2;
 	const char *target = argv[at], *text = at + 1 < argc ? argv[at + 1] : NULL;
@@ -112,9 +121,10 @@ static int control(const struct control_cmd *c, int argc, char **argv)
 	if (text)
 		snprintf(req, sizeof(req), "%s %s", c->name, text);
 	else if (t.pid && !strcmp(c->name, "check")) /* the window is the recording's */
-		snprintf(req, sizeof(req), "%s%s %d", c->name, json ? " json" : "", (int)t.pid);
+		snprintf(req, sizeof(req), "%s%s%s %d", c->name, json ? " json" : "",
+			 why ? " why" : "", (int)t.pid);
 	else
-		snprintf(req, sizeof(req), "%s%s", c->name, json ? " json" : "");
+		snprintf(req, sizeof(req), "%s%s%s", c->name, json ? " json" : "", why ? " why" : "");
 	char *body;
 	size_t len;
 	if (lk_control_call(t.socket, req, text || strcmp(c->name, "check") ? CALL_MS : CHECK_MS,

@@ -237,12 +237,12 @@ static void replay_status(void *ctx, pid_t pid, int st)
 	lk_cli_handle_status(r->c, NULL, r->root, &r->status, &r->done, pid, st);
 }
 
-static int ctl_check(void *ctx, pid_t pid, int json, FILE *out)
+static int ctl_check(void *ctx, pid_t pid, int json, int why, FILE *out)
 {
 	struct recording *r = ctx;
 	struct lk_check k = {.collector = r->c, .sup = &r->sup, .replay = replay_status,
 			     .ctx = r};
-	return lk_check_run(&k, pid, json, out);
+	return lk_check_run(&k, pid, json, why, out);
 }
 
 static const struct lk_control_ops record_ops = {

@@ -55,6 +55,10 @@ static const char usage_text[] =
 	"      --show-suppressed    list the suppressed allocations in the text report\n"
 	"      --gen-suppressions   print a leak:PATTERN line for each reported leak\n"
 	"      --show-reachable     list still-reachable blocks too (always counted)\n"
+	"      --why                list still-reachable blocks too, and say for each\n"
+	"                           still reachable and possibly lost group what keeps\n"
+	"                           it: the root (a global, a thread's stack in some\n"
+	"                           function, a register...) and the chain of blocks\n"
 	"      --no-scan            no reachability scan: every block still allocated\n"
 	"                           at the end is reported as 'not freed at exit'\n"
 	"      --frames N           record at most N frames per stack (default 64)\n"
@@ -86,6 +90,7 @@ struct run_opts {
 	int default_sup;
 	int show_suppressed;
 	int show_reachable;
+	int why;
 	int gen_suppressions;
 	int scan;
 	int frames;
@@ -94,7 +99,7 @@ struct run_opts {
 	struct lk_suppressions sup;
 };
 
-enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_GEN_SUP, OPT_SCAN, OPT_NO_SCAN, OPT_FRAMES, OPT_EXIT_CODE, OPT_NO_CONTROL };
+enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_WHY, OPT_GEN_SUP, OPT_SCAN, OPT_NO_SCAN, OPT_FRAMES, OPT_EXIT_CODE, OPT_NO_CONTROL };
 
 /* A --suppressions file: a regular file or a pipe (`<(...)`), read up to
  * its limit (analyze/suppress.h). 0, or -1 after a message. */
@@ -122,6 +127,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		{"no-default-suppressions", no_argument, 0, OPT_NO_DEF_SUP},
 		{"show-suppressed", no_argument, 0, OPT_SHOW_SUP},
 		{"show-reachable", no_argument, 0, OPT_SHOW_REACH},
+		{"why", no_argument, 0, OPT_WHY},
 		{"scan", no_argument, 0, OPT_SCAN}, /* the default; kept for old command lines */
 		{"no-scan", no_argument, 0, OPT_NO_SCAN},
 		{"gen-suppressions", no_argument, 0, OPT_GEN_SUP},
@@ -157,6 +163,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		case OPT_NO_DEF_SUP: o->default_sup = 0; break;
 		case OPT_SHOW_SUP: o->show_suppressed = 1; break;
 		case OPT_SHOW_REACH: o->show_reachable = 1; break;
+		case OPT_WHY: o->why = o->show_reachable = 1; break;
 		case OPT_SCAN: o->scan = 1; break;
 		case OPT_NO_SCAN: o->scan = 0; break;
 		case OPT_GEN_SUP: o->gen_suppressions = 1; break;
@@ -265,12 +272,12 @@ static int ctl_mark(void *ctx, int snapshot, const char *text)
 	return 0;
 }
 
-static int ctl_check(void *ctx, pid_t pid, int json, FILE *out)
+static int ctl_check(void *ctx, pid_t pid, int json, int why, FILE *out)
 {
 	struct run_state *r = ctx;
 	struct lk_check k = {.collector = r->c, .sup = &r->o->sup, .replay = replay_status,
 			     .ctx = r};
-	return lk_check_run(&k, pid, json, out);
+	return lk_check_run(&k, pid, json, why, out);
 }
 
 static const struct lk_control_ops run_ops = {
@@ -322,7 +329,7 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, FILE 
 			continue;
 		}
 		if (lk_leaks_collect(s, sym, &o->sup, s->pid == root && !s->forked,
-				     o->show_reachable, &r.reports[r.n_reports]) == 0)
+				     o->show_reachable, o->why, &r.reports[r.n_reports]) == 0)
 			*leaked += lk_leak_report_lost(&r.reports[r.n_reports]);
 		r.n_reports++;
 	}
@@ -383,6 +390,7 @@ int cmd_run(int argc, char **argv)
 	pid_t pid = run.pid;
 	st.root = pid;
 	c.keep_marks = 1;
+	c.want_why = o.why;
 	if (server) {
 		struct lk_poll_source src = {lk_control_server_fill, lk_control_server_dispatch,
 					     server};

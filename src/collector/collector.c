@@ -230,6 +230,7 @@ static void accept_hello(struct lk_collector *c, int fd, const struct lk_hello *
 		}
 	}
 	if (s) {
+		s->want_why = c->want_why;
 		announced(c, s->pid);
 		c->announced++;
 		if (c->on_announce)

@@ -76,6 +76,7 @@ struct lk_collector {
 	size_t n_born;
 	struct lk_conn conns[LK_CONNS_MAX];
 	size_t n_conns;
+	int want_why;              /* sessions keep what keeps each block (--why) */
 	int child_fd;              /* readable when a child changed state
 				    * (a signalfd of SIGCHLD), or -1 */
 };

@@ -43,12 +43,23 @@ _Static_assert((int)LK_REACH_DEFINITE == (int)LK_CLASS_DEFINITE &&
 	       (int)LK_REACH_REACHABLE == (int)LK_CLASS_REACHABLE,
 	       "scan verdicts and leak classes agree");
 
+/* The root ranges, and with --why what each one is (collector/why.h). */
 struct roots {
 	struct lk_reach_root *r;
+	struct lk_root_info *info;  /* NULL unless wanted */
 	size_t n, cap;
+	int want_info;
 };
 
-static int add_root(struct roots *rs, uint64_t lo, uint64_t hi)
+/* A mapping's name from a maps line (up to its newline), or NULL. */
+static char *mapping_name(const char *name)
+{
+	size_t n = name ? strcspn(name, "\n") : 0;
+	return n ? strndup(name, n) : NULL;
+}
+
+static int add_root_as(struct roots *rs, uint64_t lo, uint64_t hi, uint8_t kind, int thread,
+		       const char *name)
 {
 	if (rs->n == rs->cap) {
 		size_t nc = rs->cap ? rs->cap * 2 : 64;
@@ -56,10 +67,25 @@ static int add_root(struct roots *rs, uint64_t lo, uint64_t hi)
 		if (!a)
 			return -ENOMEM;
 		rs->r = a;
+		if (rs->want_info) {
+			struct lk_root_info *b = realloc(rs->info, nc * sizeof(*b));
+			if (!b)
+				return -ENOMEM;
+			rs->info = b;
+		}
 		rs->cap = nc;
 	}
+	if (rs->want_info)
+		rs->info[rs->n] = (struct lk_root_info){.lo = lo, .hi = hi, .kind = kind,
+							.thread = thread,
+							.name = mapping_name(name)};
 	rs->r[rs->n++] = (struct lk_reach_root){.lo = lo, .hi = hi, .kind = "mapping"};
 	return 0;
+}
+
+static int add_root(struct roots *rs, uint64_t lo, uint64_t hi)
+{
+	return add_root_as(rs, lo, hi, LK_ROOT_ANON, -1, NULL);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -115,6 +141,30 @@ struct live_thread {
 	int in_user_code;  /* stopped outside a system call: its red zone is live */
 };
 
+/* The executable mappings, to tell a return address on a stack. */
+struct code_ranges {
+	uint64_t (*r)[2];
+	size_t n;
+};
+
+static void add_code(struct code_ranges *c, uint64_t lo, uint64_t hi)
+{
+	uint64_t(*a)[2] = realloc(c->r, (c->n + 1) * sizeof(*a));
+	if (!a)
+		return; /* only --why's function names suffer */
+	c->r = a;
+	c->r[c->n][0] = lo;
+	c->r[c->n++][1] = hi;
+}
+
+static int is_code(const struct code_ranges *c, uint64_t v)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (v >= c->r[i][0] && v < c->r[i][1])
+			return 1;
+	return 0;
+}
+
 /* What collect_roots() works from. */
 struct root_search {
 	const struct lk_exit_snapshot *snap;
@@ -128,6 +178,7 @@ struct root_search {
 	struct lk_ghc_heap *ghc;
 	const char *exe;
 	struct roots *rs;
+	struct code_ranges *code;  /* executable mappings, with --why */
 };
 
 static const struct live_thread *thread_in(const struct root_search *q, uint64_t lo, uint64_t hi)
@@ -314,12 +365,13 @@ static int mapping_roots(const struct root_search *q, uint64_t lo, uint64_t hi, 
 		return rc;
 	const struct live_thread *t = thread_in(q, lo, hi);
 	if (t)
-		lo = stack_low(q, t, lo, hi);
-	else if (!strncmp(name, "[stack]", 7) && q->go_sp > lo && q->go_sp < hi)
+		return add_root_as(q->rs, stack_low(q, t, lo, hi), hi, LK_ROOT_STACK,
+				   (int)(t - q->threads), NULL);
+	if (!strncmp(name, "[stack]", 7) && q->go_sp > lo && q->go_sp < hi)
 		lo = q->go_sp;
 	else if (guarded && (*name == '\n' || !*name) && dead_thread_stack(q, lo, hi))
 		return 0;
-	return add_root(q->rs, lo, hi);
+	return add_root_as(q->rs, lo, hi, *name == '/' ? LK_ROOT_DATA : LK_ROOT_ANON, -1, name);
 }
 
 static int collect_roots(const struct root_search *q)
@@ -342,6 +394,8 @@ static int collect_roots(const struct root_search *q)
 		guard_end = !strcmp(perms, "---p") ? hi : 0;
 		if (q->ghc && perms[2] == 'x' && is_exe(q->exe, name))
 			rc = lk_ghc_heap_add_code(q->ghc, lo, hi);
+		if (q->code && perms[2] == 'x')
+			add_code(q->code, lo, hi);
 		if (rc || perms[0] != 'r' || perms[1] != 'w' || perms[3] != 'p')
 			continue;
 		if (!strncmp(name, "[heap]", 6) || !strncmp(name, "/memfd:leakscope", 16) ||
@@ -360,7 +414,7 @@ static int add_ghc_roots(struct lk_ghc_heap *ghc, struct roots *rs)
 	size_t n = 0;
 	int rc = ghc ? lk_ghc_heap_roots(ghc, &r, &n) : 0;
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = add_root(rs, r[i].lo, r[i].hi);
+		rc = add_root_as(rs, r[i].lo, r[i].hi, LK_ROOT_GHC, -1, NULL);
 	free(r);
 	return rc;
 }
@@ -434,6 +488,52 @@ static int threads_of(const struct lk_exit_snapshot *snap, struct live_thread **
 	return 0;
 }
 
+/* The nearest return address below the word at `where` on a stack whose
+ * live part starts at lo: in the function whose frame holds the word. */
+static uint64_t frame_code(int mem_fd, const struct code_ranges *code, uint64_t lo,
+			   uint64_t where)
+{
+	uint64_t w[512];
+	uint64_t from = where - lo > sizeof(w) ? where - sizeof(w) : lo;
+	from &= ~(uint64_t)7;
+	size_t n = (size_t)(where - from) / 8;
+	if (n == 0 || pread(mem_fd, w, n * 8, (off_t)from) != (ssize_t)(n * 8))
+		return 0;
+	for (size_t i = n; i-- > 0;)
+		if (is_code(code, w[i]))
+			return w[i];
+	return 0;
+}
+
+/* --why: keep what reached each block, and what each root is, in s->why
+ * (the roots' descriptions move there). */
+static int keep_why(struct lk_session *s, const struct lk_reach *reach, const size_t *slot,
+		    size_t k, struct roots *rs, const struct code_ranges *code,
+		    size_t n_general, int mem_fd)
+{
+	struct lk_why *w = calloc(1, sizeof(*w));
+	if (!w || !(w->blocks = calloc(s->live.cap + 1, sizeof(*w->blocks)))) {
+		free(w);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < k; i++) {
+		struct lk_block_why *b = &w->blocks[slot[i]];
+		b->via = reach->why[i];
+		if (b->via.via == LK_VIA_BLOCK) /* the block array's order -> a live slot */
+			b->via.index = b->via.index < k ? (uint32_t)slot[b->via.index] : 0;
+		if (b->via.via == LK_VIA_ROOT && b->via.index < rs->n &&
+		    rs->info[b->via.index].kind == LK_ROOT_STACK)
+			b->code = frame_code(mem_fd, code, rs->info[b->via.index].lo, b->via.where);
+	}
+	w->roots = rs->info;
+	w->n_roots = rs->n;
+	w->n_general_values = n_general;
+	rs->info = NULL;
+	lk_why_free(s->why);
+	s->why = w;
+	return 0;
+}
+
 int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 {
 	if (snap->mem_fd < 0)
@@ -449,6 +549,8 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	struct live_thread *threads = NULL;
 	struct lk_ghc_heap *ghc = NULL;
 	struct mem_reader *mem = malloc(sizeof(*mem));
+	struct code_ranges code = {0};
+	rs.want_info = s->want_why;
 	int rc = -ENOMEM;
 	if (!blocks || !slot || !addrs || !ignored || !mem)
 		goto out;
@@ -468,6 +570,7 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 		.exit_sp = atomic_load(&s->hdr->exit_sp),
 		.tcb_tid_ok = tcb_layout_confirmed(snap),
 		.addrs = addrs, .n = k, .exe = s->exe, .rs = &rs,
+		.code = s->want_why ? &code : NULL,
 	};
 	if ((rc = lk_ghc_heap_open(s->exe, 0, snap->mem_fd, &ghc)) != 0)
 		goto out;
@@ -475,14 +578,15 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	if ((rc = collect_roots(&q)) != 0 || (rc = add_ghc_roots(ghc, &rs)) != 0)
 		goto out;
 	for (size_t i = 0; i < s->n_roots && !rc; i++)
-		rc = add_root(&rs, s->roots[i].addr, s->roots[i].addr + s->roots[i].size);
+		rc = add_root_as(&rs, s->roots[i].addr, s->roots[i].addr + s->roots[i].size,
+				 LK_ROOT_REGISTERED, -1, NULL);
 	if (rc)
 		goto out;
 	mem->fd = snap->mem_fd;
 	mem->base = mem->prev = 0;
 	mem->filled = 0;
 	rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, n_regs, ignored,
-			       LK_REACH_GLIBC_CHUNKS,
+			       LK_REACH_GLIBC_CHUNKS | (s->want_why ? LK_REACH_WHY : 0),
 			       read_mem, mem, &reach);
 	if (rc)
 		goto out;
@@ -494,9 +598,16 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	}
 	for (size_t i = 0; i < k; i++)
 		s->classes[slot[i]] = reach.classes[i];
+	if (s->want_why)
+		rc = keep_why(s, &reach, slot, k, &rs, &code, n_threads * LK_GENERAL_REGS,
+			      snap->mem_fd);
 out:
 	lk_reach_release(&reach);
 	lk_ghc_heap_free(ghc);
+	for (size_t i = 0; rs.info && i < rs.n; i++)
+		free(rs.info[i].name);
+	free(rs.info);
+	free(code.r);
 	free(rs.r);
 	free(blocks);
 	free(slot);

@@ -119,6 +119,7 @@ void lk_session_free(struct lk_session *s)
 	free(s->exe);
 	free(s->cmdline);
 	free(s->handover_path);
+	lk_why_free(s->why);
 	free(s);
 }
 

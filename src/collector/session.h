@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "collector/live.h"
+#include "collector/why.h"
 #include "common/shm.h"
 
 enum lk_session_state { LK_SESSION_RUNNING, LK_SESSION_EXITED, LK_SESSION_EXECED };
@@ -98,6 +99,8 @@ struct lk_session {
 	int handover;           /* let go of ptrace: enum lk_release_reason, or 0 */
 	int traced_elsewhere;   /* another tracer had it when it announced itself */
 	int own_malloc;         /* its executable defines malloc: we see nothing */
+	int want_why;           /* keep what keeps each block (--why) */
+	struct lk_why *why;     /* the last scan's, with want_why (collector/why.h) */
 	char *handover_path;    /* LK_RELEASE_PRIVILEGED: the program it executed */
 	int exit_called;        /* it did and was scanned: later events are dropped */
 	uint8_t *classes;       /* per live slot, enum lk_leak_class; NULL: no scan */

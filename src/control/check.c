@@ -69,8 +69,11 @@ static void keep(struct waits *ws, const struct lk_stopall *st)
 
 /* Stop, drain, scan, resume, then group the verdicts into *rep. */
 static int check_one(const struct lk_check *k, struct lk_session *s,
-		     struct lk_symbolizer *sym, struct lk_leak_report *rep, struct waits *ws)
+		     struct lk_symbolizer *sym, int why, struct lk_leak_report *rep,
+		     struct waits *ws)
 {
+	int wanted = s->want_why;
+	s->want_why = why;
 	struct lk_stopall st;
 	int rc = lk_stopall_stop(&st, s->pid, LK_CHECK_STOP_MS);
 	if (rc == 0) {
@@ -85,14 +88,17 @@ static int check_one(const struct lk_check *k, struct lk_session *s,
 	lk_stopall_release(&st);
 	if (rc == 0)
 		rc = lk_leaks_collect(s, sym, k->sup, s->pid == k->collector->root && !s->forked,
-				      0, rep);
+				      why, why, rep);
+	s->want_why = wanted;
+	lk_why_free(s->why); /* the exit report makes its own */
+	s->why = NULL;
 	/* the verdicts hold for this moment only: the exit report makes its own */
 	free(s->classes);
 	s->classes = NULL;
 	return rc;
 }
 
-int lk_check_run(const struct lk_check *k, pid_t pid, int json, FILE *out)
+int lk_check_run(const struct lk_check *k, pid_t pid, int json, int why, FILE *out)
 {
 	struct lk_collector *c = k->collector;
 	struct lk_symbolizer *sym;
@@ -114,7 +120,7 @@ int lk_check_run(const struct lk_check *k, pid_t pid, int json, FILE *out)
 	struct waits ws = {0};
 	for (size_t i = 0; !rc && i < n; i++) {
 		struct lk_session *s = lk_collector_find(c, pids[i]);
-		if (s && (rc = check_one(k, s, sym, &reps[done], &ws)) == 0)
+		if (s && (rc = check_one(k, s, sym, why, &reps[done], &ws)) == 0)
 			done++;
 	}
 	if (!rc) {

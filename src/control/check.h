@@ -27,6 +27,6 @@ struct lk_check {
 
 /* Check pid (0: every running process of the collector). Returns 0 with
  * the report on out, or a negative code with lk_error_set() detail. */
-int lk_check_run(const struct lk_check *k, pid_t pid, int json, FILE *out);
+int lk_check_run(const struct lk_check *k, pid_t pid, int json, int why, FILE *out);
 
 #endif

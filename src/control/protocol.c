@@ -43,10 +43,15 @@ static int parse_check(char *rest, struct lk_control_request *req)
 			req->json = !strcmp(w, "json");
 			continue;
 		}
+		if (!strcmp(w, "why")) {
+			req->why = 1;
+			continue;
+		}
 		char *end;
 		long pid = strtol(w, &end, 10);
 		if (*end || pid <= 0 || pid > 0x3fffffff || req->pid)
-			return lk_error_set(LK_EUSAGE, "check takes [text|json] [PID], not '%.40s'", w);
+			return lk_error_set(LK_EUSAGE, "check takes [text|json] [why] [PID], not '%.40s'",
+					    w);
 		req->pid = (pid_t)pid;
 	}
 	return 0;

@@ -3,7 +3,7 @@
  * one request line per connection, one answer.
  *
  *   request:  identify | mark TEXT | snapshot NAME | start | stop
- *             | check [text|json] [PID]          (then "\n")
+ *             | check [text|json] [why] [PID]    (then "\n")
  *   answer:   "ok LEN\n" and LEN bytes of body, or "error MESSAGE\n"
  *
  * Requests are at most LK_CONTROL_LINE_MAX bytes with the newline; texts are
@@ -34,6 +34,7 @@ struct lk_control_request {
 	enum lk_control_cmd cmd;
 	const char *text;   /* mark, snapshot: points into the parsed line */
 	int json;           /* check */
+	int why;            /* check: say what keeps reachable groups */
 	pid_t pid;          /* check: one process, 0 = every process */
 };
 

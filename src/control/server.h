@@ -31,7 +31,7 @@ struct lk_control_ops {
 	int (*mark)(void *ctx, int snapshot, const char *text);
 	int (*window)(void *ctx, int on);     /* start (1) / stop (0) recording */
 	/* check: pid 0 = every traced process; write the report to out */
-	int (*check)(void *ctx, pid_t pid, int json, FILE *out);
+	int (*check)(void *ctx, pid_t pid, int json, int why, FILE *out);
 };
 
 struct lk_control_server;

@@ -28,6 +28,29 @@ static void frames(FILE *out, const struct lk_leak *l)
 	fputs("]", out);
 }
 
+/* --why: "why":{"root":"...","path":[{"bytes":N,"function":...},...]} */
+static void why(FILE *out, const struct lk_why_path *w)
+{
+	fputs(",\"why\":{\"root\":", out);
+	lk_json_string(out, w->root);
+	fprintf(out, ",\"cut\":%s,\"path\":[", w->cut ? "true" : "false");
+	for (size_t i = 0; i < w->n_steps; i++) {
+		const struct lk_why_step *st = &w->steps[i];
+		fprintf(out, "%s{\"bytes\":%" PRIu64 ",\"function\":", i ? "," : "", st->bytes);
+		lk_json_string(out, st->site.function);
+		fputs(",\"file\":", out);
+		lk_json_string(out, st->site.file);
+		if (st->site.file)
+			fprintf(out, ",\"line\":%d", st->site.line);
+		else
+			fputs(",\"line\":null", out);
+		fputs(",\"module\":", out);
+		lk_json_string(out, st->site.module);
+		fputs("}", out);
+	}
+	fputs("]}", out);
+}
+
 static void leak_list(FILE *out, const char *name, const struct lk_leak *l, size_t n)
 {
 	fprintf(out, ",\"%s\":[", name);
@@ -40,6 +63,8 @@ static void leak_list(FILE *out, const char *name, const struct lk_leak *l, size
 			fputs(",", out);
 		}
 		frames(out, &l[i]);
+		if (l[i].why)
+			why(out, l[i].why);
 		fputs("}", out);
 	}
 	fputs("]", out);

@@ -8,6 +8,21 @@
 #include "report/leak_report.h"
 #include "report/text_frames.h"
 
+/* --why: the root, then each block of the chain down to this group's. */
+static void why_path(FILE *out, const struct lk_why_path *w)
+{
+	char b[32];
+	fprintf(out, "  kept by %s%s\n", w->root, w->n_steps > 1 ? ", through:" : "");
+	for (size_t i = 0; i + 1 < w->n_steps; i++) {
+		const struct lk_frame_text *f = &w->steps[i].site;
+		fprintf(out, "    a block of %s bytes from %s", lk_grouped(w->steps[i].bytes, b,
+			sizeof(b)), f->function ? f->function : f->module ? f->module : "?");
+		if (f->file)
+			fprintf(out, " (%s:%d)", f->file, f->line);
+		fputc('\n', out);
+	}
+}
+
 static void leak_block(FILE *out, const struct lk_leak *l, const char *suppression)
 {
 	char b[32], what[256] = "";
@@ -19,6 +34,8 @@ static void leak_block(FILE *out, const struct lk_leak *l, const char *suppressi
 	fprintf(out, "  %s bytes in %" PRIu64 " object%s%s allocated from:\n",
 		lk_grouped(l->bytes, b, sizeof(b)), l->objects, l->objects == 1 ? "" : "s", what);
 	lk_text_frames(out, "    ", l->frames, l->n_frames);
+	if (l->why)
+		why_path(out, l->why);
 }
 
 /* A suppression for l: its innermost frame with a function name outside

@@ -455,6 +455,37 @@ static void t_array_cookie(void)
 	world_release(&w);
 }
 
+/* LK_REACH_WHY: what reached each block first - a root's word (its
+ * address), a block's word, a register, kept on purpose; nothing for a
+ * lost block; the same classes as without it. */
+static void t_why(void)
+{
+	struct world w;
+	struct lk_block b[5];
+	struct lk_reach r, plain;
+	world_init(&w);
+	make_blocks(b, 5, NULL);
+	put(&w, GLOBAL + 0x40, blk(0));      /* root -> 0 */
+	put(&w, blk(0) + 16, blk(1));        /* 0 -> 1 */
+	uint64_t regs[3] = {7, blk(2), 9};   /* register 1 -> 2 */
+	uint8_t ignored[5] = {0, 0, 0, 1, 0};/* 3 kept; 4 lost */
+	int rc = lk_reach_classify(b, 5, &global_root, 1, regs, 3, ignored, LK_REACH_WHY, wread,
+				   &w, &r);
+	int rc2 = lk_reach_classify(b, 5, &global_root, 1, regs, 3, ignored, 0, wread, &w, &plain);
+	ok(rc == 0 && rc2 == 0 && r.why && !plain.why &&
+	   memcmp(r.classes, plain.classes, 5) == 0, "why: same classes, why kept only when asked");
+	ok(r.why[0].via == LK_VIA_ROOT && r.why[0].index == 0 && r.why[0].where == GLOBAL + 0x40,
+	   "why: block 0 from the root's word at its address");
+	ok(r.why[1].via == LK_VIA_BLOCK && r.why[1].index == 0 && r.why[1].where == blk(0) + 16,
+	   "why: block 1 from block 0's word");
+	ok(r.why[2].via == LK_VIA_VALUE && r.why[2].index == 1, "why: block 2 from register 1");
+	ok(r.why[3].via == LK_VIA_KEPT, "why: block 3 kept on purpose");
+	ok(r.why[4].via == LK_VIA_NONE && r.classes[4] == D, "why: block 4 lost, nothing reached it");
+	lk_reach_release(&r);
+	lk_reach_release(&plain);
+	world_release(&w);
+}
+
 static void t_order(void)
 {
 	struct world w;
@@ -616,6 +647,7 @@ int main(void)
 	t_unreadable();
 	t_ignored();
 	t_array_cookie();
+	t_why();
 	t_order();
 	t_long_chain(1000000, 1, 0, 0);
 	t_long_chain(1000000, 0, 0, 1);
