@@ -50,6 +50,7 @@ struct rc {
 	struct lk_reach_why *why; /* by sorted position, with LK_REACH_WHY */
 	struct lk_reach_why from; /* what the words being scanned belong to */
 	lk_reach_read_fn read;
+	lk_reach_kind_fn kind;
 	void *ctx;
 	struct lk_reach *out;
 };
@@ -106,6 +107,45 @@ static inline uint64_t next_chunk(uint64_t addr, uint64_t n)
 	return addr - 16 + (csize < 32 ? 32 : csize);
 }
 
+/* The heuristics of LK_REACH_HEURISTICS (reach.h). */
+#define VTABLE_SCAN 20
+
+static int looks_like_vtable(struct rc *c, uint64_t a)
+{
+	uint64_t w[VTABLE_SCAN];
+	if ((a & 7) || a < PAGE || !(c->kind(c->ctx, a) & LK_ADDR_FILE))
+		return 0;
+	size_t n = VTABLE_SCAN;
+	while (n && c->read(c->ctx, a, w, n * 8) != 0) /* near the mapping's end */
+		n /= 2;
+	int fns = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!w[i])
+			continue;
+		if ((c->kind(c->ctx, w[i]) & (LK_ADDR_FILE | LK_ADDR_CODE)) !=
+		    (LK_ADDR_FILE | LK_ADDR_CODE))
+			return 0;
+		if (++fns == 2)
+			return 1;
+	}
+	return 0;
+}
+
+static int reached_by_heuristic(struct rc *c, uint64_t p, const struct span *b)
+{
+	uint64_t h[3] = {0, 0, 0}, size = b->end - b->addr, off = p - b->addr;
+	if (off == 24 && size >= 24 && c->read(c->ctx, b->addr, h, 24) == 0 &&
+	    h[1] + 25 == size && h[0] <= h[1])
+		return 1; /* a reference-counted std::string's characters */
+	if (off == 8 && c->read(c->ctx, b->addr, h, 8) == 0 && h[0] > 0 &&
+	    (h[0] == size - 8 || (size - 8) % h[0] == 0))
+		return 1; /* past a length prefix, or new[]'s element count */
+	uint64_t inner = 0;
+	return c->kind && !(off & 7) && c->read(c->ctx, p, &inner, 8) == 0 &&
+	       c->read(c->ctx, b->addr, h, 8) == 0 && looks_like_vtable(c, inner) &&
+	       looks_like_vtable(c, h[0]); /* a second polymorphic base */
+}
+
 /* A word that points into block pos: its new state for the current
  * phase; 0, or -ENOMEM when it could not be pushed. */
 static inline int hit_state(struct rc *c, uint64_t p, size_t pos)
@@ -119,7 +159,8 @@ static inline int hit_state(struct rc *c, uint64_t p, size_t pos)
 	case P_REACH:
 		if (s >= S_REACH)
 			return 0;
-		if (p != c->blk[pos].addr) {
+		if (p != c->blk[pos].addr && !((c->flags & LK_REACH_HEURISTICS) &&
+						  reached_by_heuristic(c, p, b))) {
 			c->state[pos] = S_PENDING;
 			return 0;
 		}
@@ -416,7 +457,7 @@ static int build_index(struct rc *c, const struct lk_block *blocks)
 	if (n == 0)
 		return 0;
 	c->lo = c->blk[0].addr;
-	c->span = top - c->lo;
+	c->span = top - c->lo + 1; /* the end of the last block too (new T[0]) */
 
 	/* buckets: about one per block, each a power-of-two slice of the span */
 	size_t nb = 1;
@@ -521,13 +562,14 @@ int lk_reach_classify(const struct lk_block *blocks, size_t n_blocks,
 		      const struct lk_reach_root *roots, size_t n_roots,
 		      const uint64_t *extra_values, size_t n_values,
 		      const uint8_t *ignored, unsigned flags,
-		      lk_reach_read_fn read, void *ctx, struct lk_reach *out)
+		      lk_reach_read_fn read, lk_reach_kind_fn kind, void *ctx,
+		      struct lk_reach *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (n_blocks >= UINT32_MAX)
 		return lk_error_set(LK_ELIMIT, "%zu blocks: at most %u are classified",
 				    n_blocks, UINT32_MAX - 1);
-	struct rc c = {.n = n_blocks, .read = read, .ctx = ctx, .out = out,
+	struct rc c = {.n = n_blocks, .read = read, .kind = kind, .ctx = ctx, .out = out,
 		       .flags = flags};
 	size_t m = n_blocks ? n_blocks : 1;
 	c.blk = malloc(m * sizeof(*c.blk));

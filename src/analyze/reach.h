@@ -76,6 +76,12 @@
  * (unreadable). len is at most LK_REACH_CHUNK. */
 typedef int (*lk_reach_read_fn)(void *ctx, uint64_t addr, void *buf, size_t len);
 
+/* What the target has at addr: LK_ADDR_FILE when it lies in a readable
+ * mapping of a file, with LK_ADDR_CODE when that mapping is executable;
+ * 0 otherwise. For the multiple-inheritance heuristic (vtables). */
+typedef unsigned (*lk_reach_kind_fn)(void *ctx, uint64_t addr);
+enum { LK_ADDR_FILE = 1, LK_ADDR_CODE = 2 };
+
 enum lk_reach_class {
 	LK_REACH_DEFINITE = 0,
 	LK_REACH_INDIRECT,
@@ -123,7 +129,8 @@ struct lk_reach {
  * stacks from sp, anonymous mappings...). extra_values: n_values individual
  * pointer values treated as roots (registers). ignored: NULL or n_blocks
  * flags; 1 = the program marked the block as intentionally kept: it is a
- * root and is reachable. read/ctx: how to read the target.
+ * root and is reachable. read/ctx: how to read the target; kind/ctx: what
+ * lies at an address (NULL: unknown).
  *
  * Returns 0 and fills *out (release it with lk_reach_release), or a
  * negative code (-ENOMEM, LK_EUSAGE for a zero address, LK_ELIMIT past
@@ -133,7 +140,8 @@ int lk_reach_classify(const struct lk_block *blocks, size_t n_blocks,
 		      const struct lk_reach_root *roots, size_t n_roots,
 		      const uint64_t *extra_values, size_t n_values,
 		      const uint8_t *ignored, unsigned flags,
-		      lk_reach_read_fn read, void *ctx, struct lk_reach *out);
+		      lk_reach_read_fn read, lk_reach_kind_fn kind, void *ctx,
+		      struct lk_reach *out);
 
 /* flags of lk_reach_classify */
 enum {
@@ -145,6 +153,16 @@ enum {
 	/* Keep for each block what reached it first (out->why): slower, for
 	 * --why. */
 	LK_REACH_WHY = 2,
+	/* valgrind's leak-check heuristics (its default: all): an interior
+	 * pointer reaches a block as a start pointer would when the block is
+	 * a reference-counted std::string (the pointer past a 24-byte header
+	 * of length <= capacity, capacity + 25 = size), a length-prefixed
+	 * buffer (past an 8-byte length = size - 8), a new[] array of objects
+	 * with a destructor (past an element count n > 0 dividing size - 8),
+	 * or an object with several polymorphic bases (the pointer and the
+	 * block's start both hold a vtable's address: a table in a file
+	 * mapping of at least two pointers to code; only with `kind`). */
+	LK_REACH_HEURISTICS = 4,
 };
 
 void lk_reach_release(struct lk_reach *r);

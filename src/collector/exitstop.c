@@ -177,6 +177,9 @@ static void gather_others(struct lk_exitstop *x, struct thread *t, struct lk_exi
 	for (size_t i = 0; i < x->n; i++)
 		n += x->t[i].tgid == t->tgid;
 	snap->threads = calloc(n + 1, sizeof(*snap->threads));
+	snap->vector_counts = calloc(n + 2, sizeof(*snap->vector_counts));
+	if (snap->vector_counts)
+		snap->vector_counts[0] = snap->n_vector_words;
 	for (size_t i = 0; i < x->n; i++) {
 		struct thread *o = &x->t[i];
 		if (o->tgid != t->tgid)
@@ -185,9 +188,12 @@ static void gather_others(struct lk_exitstop *x, struct thread *t, struct lk_exi
 		if (o == t || o->exiting || !snap->threads)
 			continue;
 		if (await_exit_stop(o->tid, &snap->threads[snap->n_threads])) {
+			size_t before = snap->n_vector_words;
 			snap->n_threads++;
 			o->held = 1;
 			lk_vector_reg_words(o->tid, &snap->vector_words, &snap->n_vector_words);
+			if (snap->vector_counts)
+				snap->vector_counts[snap->n_threads] = snap->n_vector_words - before;
 		}
 		o->exiting = 1;
 	}
@@ -218,6 +224,7 @@ static int exit_stop(struct lk_exitstop *x, struct thread *t, struct lk_exit_sna
 	snap->n_threads = 0;
 	snap->vector_words = NULL;
 	snap->n_vector_words = 0;
+	snap->vector_counts = NULL;
 	snap->at_exit = 1;
 	lk_vector_reg_words(t->tid, &snap->vector_words, &snap->n_vector_words);
 	gather_others(x, t, snap);
@@ -419,5 +426,7 @@ void lk_exitstop_resume(struct lk_exitstop *x, struct lk_exit_snapshot *snap)
 	snap->threads = NULL;
 	free(snap->vector_words);
 	snap->vector_words = NULL;
+	free(snap->vector_counts);
+	snap->vector_counts = NULL;
 	continue_with(snap->tid, 0);
 }

@@ -38,6 +38,9 @@ struct lk_exit_snapshot {
 	 * owned like threads; NULL: none known */
 	uint64_t *vector_words;
 	size_t n_vector_words;
+	/* how many of them are each thread's (the stopped thread first, then
+	 * threads[] in order), or NULL: not known */
+	size_t *vector_counts;
 	/* the process is at its end (an exit stop, its exit call-back), not
 	 * stopped for a check: the exit path's frames are dead */
 	int at_exit;

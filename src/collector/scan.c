@@ -141,28 +141,45 @@ struct live_thread {
 	int in_user_code;  /* stopped outside a system call: its red zone is live */
 };
 
-/* The executable mappings, to tell a return address on a stack. */
+/* The readable mappings of files, in address order (as maps lists them),
+ * to tell a vtable or a return address (LK_ADDR_FILE, LK_ADDR_CODE). */
 struct code_ranges {
-	uint64_t (*r)[2];
-	size_t n;
+	struct file_map {
+		uint64_t lo, hi;
+		unsigned kind;
+	} *r;
+	size_t n, cap;
 };
 
-static void add_code(struct code_ranges *c, uint64_t lo, uint64_t hi)
+static void add_file_map(struct code_ranges *c, uint64_t lo, uint64_t hi, unsigned kind)
 {
-	uint64_t(*a)[2] = realloc(c->r, (c->n + 1) * sizeof(*a));
-	if (!a)
-		return; /* only --why's function names suffer */
-	c->r = a;
-	c->r[c->n][0] = lo;
-	c->r[c->n++][1] = hi;
+	if (c->n == c->cap) {
+		size_t nc = c->cap ? 2 * c->cap : 64;
+		struct file_map *a = realloc(c->r, nc * sizeof(*a));
+		if (!a)
+			return; /* the heuristics and --why's function names suffer */
+		c->r = a;
+		c->cap = nc;
+	}
+	c->r[c->n++] = (struct file_map){lo, hi, kind};
+}
+
+static unsigned kind_at(const struct code_ranges *c, uint64_t v)
+{
+	size_t lo = 0, hi = c->n;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (c->r[m].hi <= v)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < c->n && v >= c->r[lo].lo ? c->r[lo].kind : 0;
 }
 
 static int is_code(const struct code_ranges *c, uint64_t v)
 {
-	for (size_t i = 0; i < c->n; i++)
-		if (v >= c->r[i][0] && v < c->r[i][1])
-			return 1;
-	return 0;
+	return (kind_at(c, v) & LK_ADDR_CODE) != 0;
 }
 
 /* What collect_roots() works from. */
@@ -178,7 +195,7 @@ struct root_search {
 	struct lk_ghc_heap *ghc;
 	const char *exe;
 	struct roots *rs;
-	struct code_ranges *code;  /* executable mappings, with --why */
+	struct code_ranges *code;  /* readable mappings of files */
 };
 
 static const struct live_thread *thread_in(const struct root_search *q, uint64_t lo, uint64_t hi)
@@ -394,8 +411,9 @@ static int collect_roots(const struct root_search *q)
 		guard_end = !strcmp(perms, "---p") ? hi : 0;
 		if (q->ghc && perms[2] == 'x' && is_exe(q->exe, name))
 			rc = lk_ghc_heap_add_code(q->ghc, lo, hi);
-		if (q->code && perms[2] == 'x')
-			add_code(q->code, lo, hi);
+		if (perms[0] == 'r' && *name == '/')
+			add_file_map(q->code, lo, hi,
+				     LK_ADDR_FILE | (perms[2] == 'x' ? LK_ADDR_CODE : 0));
 		if (rc || perms[0] != 'r' || perms[1] != 'w' || perms[3] != 'p')
 			continue;
 		if (!strncmp(name, "[heap]", 6) || !strncmp(name, "/memfd:leakscope", 16) ||
@@ -428,11 +446,18 @@ static int add_ghc_roots(struct lk_ghc_heap *ghc, struct roots *rs)
 
 struct mem_reader {
 	int fd;
+	const struct code_ranges *files; /* what lies where (LK_ADDR_*) */
 	uint64_t base;   /* target address of win[0] */
 	size_t filled;   /* bytes of win valid */
 	uint64_t prev;   /* address of the last read */
 	char win[WINDOW];
 };
+
+static unsigned addr_kind(void *ctx, uint64_t addr)
+{
+	const struct mem_reader *m = ctx;
+	return kind_at(m->files, addr);
+}
 
 static int near(uint64_t a, uint64_t b)
 {
@@ -464,27 +489,57 @@ static int read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
 	return n == (ssize_t)len ? 0 : -EFAULT;
 }
 
+/* At the process's end, the thread that called exit() or returned from
+ * main (its stack holds exit_sp, just above its stack pointer): its
+ * registers hold the exit path's values, dead. n if none. */
+static size_t exit_thread(const struct lk_exit_snapshot *snap, uint64_t exit_sp, size_t n)
+{
+	size_t best = n;
+	for (size_t t = 0; snap->at_exit && exit_sp && t < n; t++) {
+		uint64_t sp = t ? snap->threads[t - 1].rsp : snap->regs.rsp;
+		uint64_t best_sp = best < n ? (best ? snap->threads[best - 1].rsp : snap->regs.rsp) : 0;
+		if (sp <= exit_sp && exit_sp - sp < (64u << 20) && sp > best_sp)
+			best = t;
+	}
+	return best;
+}
+
 /* The stopped threads, and every register that may hold a pointer: the
- * general ones, then the vector words the snapshot holds. */
-static int threads_of(const struct lk_exit_snapshot *snap, struct live_thread **threads,
-		      size_t *n_threads, uint64_t **regs, size_t *n_regs)
+ * general ones, then the vector words the snapshot holds; but not those of
+ * the exit path's thread at the end. The general registers of thread t
+ * stay at t * LK_GENERAL_REGS (a skipped thread's are zero). */
+static int threads_of(const struct lk_exit_snapshot *snap, uint64_t exit_sp,
+		      struct live_thread **threads, size_t *n_threads, uint64_t **regs,
+		      size_t *n_regs)
 {
 	size_t n = 1 + (snap->threads ? snap->n_threads : 0);
+	size_t gone = exit_thread(snap, exit_sp, n);
 	*threads = malloc(n * sizeof(**threads));
-	*regs = malloc((n * LK_GENERAL_REGS + snap->n_vector_words + 1) * sizeof(**regs));
+	*regs = calloc(n * LK_GENERAL_REGS + snap->n_vector_words + 1, sizeof(**regs));
 	if (!*threads || !*regs)
 		return -ENOMEM;
-	size_t k = 0;
+	size_t k = 0, v = 0;
 	for (size_t t = 0; t < n; t++) {
 		const struct user_regs_struct *g = t ? &snap->threads[t - 1] : &snap->regs;
-		k += lk_general_reg_words(g, *regs + k);
+		if (t != gone)
+			lk_general_reg_words(g, *regs + k);
+		k += LK_GENERAL_REGS;
 		(*threads)[t] = (struct live_thread){.sp = g->rsp, .fs_base = g->fs_base,
 						     .in_user_code = (long)g->orig_rax < 0};
 	}
-	if (snap->n_vector_words)
+	for (size_t t = 0; t < n && snap->vector_counts; t++) {
+		size_t c = snap->vector_counts[t];
+		if (t != gone && v + c <= snap->n_vector_words)
+			memcpy(*regs + k, snap->vector_words + v, c * sizeof(**regs));
+		k += t != gone ? c : 0;
+		v += c;
+	}
+	if (!snap->vector_counts && snap->n_vector_words) {
 		memcpy(*regs + k, snap->vector_words, snap->n_vector_words * sizeof(**regs));
+		k += snap->n_vector_words;
+	}
 	*n_threads = n;
-	*n_regs = k + snap->n_vector_words;
+	*n_regs = k;
 	return 0;
 }
 
@@ -562,15 +617,16 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	}
 	qsort(addrs, k, sizeof(*addrs), cmp_u64);
 	size_t n_threads = 0, n_regs = 0;
-	if ((rc = threads_of(snap, &threads, &n_threads, &regs, &n_regs)) != 0)
+	uint64_t exit_sp = atomic_load(&s->hdr->exit_sp);
+	if ((rc = threads_of(snap, exit_sp, &threads, &n_threads, &regs, &n_regs)) != 0)
 		goto out;
 	struct root_search q = {
 		.snap = snap, .threads = threads, .n_threads = n_threads,
 		.go_sp = go_scheduler_sp(s, snap->mem_fd),
-		.exit_sp = atomic_load(&s->hdr->exit_sp),
+		.exit_sp = exit_sp,
 		.tcb_tid_ok = tcb_layout_confirmed(snap),
 		.addrs = addrs, .n = k, .exe = s->exe, .rs = &rs,
-		.code = s->want_why ? &code : NULL,
+		.code = &code,
 	};
 	if ((rc = lk_ghc_heap_open(s->exe, 0, snap->mem_fd, &ghc)) != 0)
 		goto out;
@@ -583,11 +639,13 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	if (rc)
 		goto out;
 	mem->fd = snap->mem_fd;
+	mem->files = &code;
 	mem->base = mem->prev = 0;
 	mem->filled = 0;
 	rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, n_regs, ignored,
-			       LK_REACH_GLIBC_CHUNKS | (s->want_why ? LK_REACH_WHY : 0),
-			       read_mem, mem, &reach);
+			       LK_REACH_GLIBC_CHUNKS | LK_REACH_HEURISTICS |
+			       (s->want_why ? LK_REACH_WHY : 0),
+			       read_mem, addr_kind, mem, &reach);
 	if (rc)
 		goto out;
 	free(s->classes);

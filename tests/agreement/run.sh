@@ -133,7 +133,7 @@ parse_leakscope() { # out.json check.json stderr
 		| def s($c; $k): [$p[].classes[$c][$k] // 0] | add // 0;
 		"\(s("definitely-lost"; "bytes")) \(s("definitely-lost"; "objects")) \(s("indirectly-lost"; "bytes")) \(s("indirectly-lost"; "objects")) \(s("possibly-lost"; "bytes")) \(s("possibly-lost"; "objects")) \(s("still-reachable"; "bytes")) \(s("still-reachable"; "objects")) \(s("not-freed"; "bytes")) \(s("not-freed"; "objects"))",
 		"sizes: \([$p[].leaks[]? | select(.objects > 0) | (.bytes / .objects | floor)] | map(tostring) | join(" "))",
-		($p[].scan_note // empty)' $files 2> /dev/null || echo "0 0 0 0 0 0 0 0 0 0
+		($p[].scan_note // empty), ($p[].alloc_note // empty)' $files 2> /dev/null || echo "0 0 0 0 0 0 0 0 0 0
 sizes:"
 	cat "$3"
 }

@@ -112,7 +112,7 @@ static int run(const char *name, struct world *w, const struct lk_block *b, int 
 	       const struct lk_reach_root *roots, size_t nr, const uint64_t *vals, size_t nv,
 	       const uint8_t *ignored, const uint8_t *want, struct lk_reach *r)
 {
-	int rc = lk_reach_classify(b, (size_t)n, roots, nr, vals, nv, ignored, 0, wread, w, r);
+	int rc = lk_reach_classify(b, (size_t)n, roots, nr, vals, nv, ignored, 0, wread, NULL, w, r);
 	int good = rc == 0;
 	for (int i = 0; good && i < n; i++)
 		if (r->classes[i] != want[i]) {
@@ -452,6 +452,10 @@ static void t_array_cookie(void)
 	run("new T[0]: the pointer past an 8-byte block of count 0 reaches it", &w, b, 3,
 	    &global_root, 1, NULL, 0, NULL, (uint8_t[]){R, D, D}, &r);
 	lk_reach_release(&r);
+	/* the highest block: its end lies past every block */
+	run("new T[0]: the highest block too", &w, b, 1, &global_root, 1, NULL, 0, NULL,
+	    (uint8_t[]){R}, &r);
+	lk_reach_release(&r);
 	world_release(&w);
 }
 
@@ -470,8 +474,8 @@ static void t_why(void)
 	uint64_t regs[3] = {7, blk(2), 9};   /* register 1 -> 2 */
 	uint8_t ignored[5] = {0, 0, 0, 1, 0};/* 3 kept; 4 lost */
 	int rc = lk_reach_classify(b, 5, &global_root, 1, regs, 3, ignored, LK_REACH_WHY, wread,
-				   &w, &r);
-	int rc2 = lk_reach_classify(b, 5, &global_root, 1, regs, 3, ignored, 0, wread, &w, &plain);
+				   NULL, &w, &r);
+	int rc2 = lk_reach_classify(b, 5, &global_root, 1, regs, 3, ignored, 0, wread, NULL, &w, &plain);
 	ok(rc == 0 && rc2 == 0 && r.why && !plain.why &&
 	   memcmp(r.classes, plain.classes, 5) == 0, "why: same classes, why kept only when asked");
 	ok(r.why[0].via == LK_VIA_ROOT && r.why[0].index == 0 && r.why[0].where == GLOBAL + 0x40,
@@ -483,6 +487,57 @@ static void t_why(void)
 	ok(r.why[4].via == LK_VIA_NONE && r.classes[4] == D, "why: block 4 lost, nothing reached it");
 	lk_reach_release(&r);
 	lk_reach_release(&plain);
+	world_release(&w);
+}
+
+/* The fake target's vtables: OTHER holds a table of two code pointers;
+ * "code" is [0x400000, 0x500000). */
+static unsigned fake_kind(void *ctx, uint64_t a)
+{
+	if (a >= 0x400000 && a < 0x500000)
+		return LK_ADDR_FILE | LK_ADDR_CODE;
+	return a >= OTHER && a < OTHER + 0x1000 ? LK_ADDR_FILE : 0;
+}
+
+/* valgrind's heuristics: interior pointers that are start pointers for
+ * C++ (reach.h, LK_REACH_HEURISTICS); near misses stay possibly lost. */
+static void t_heuristics(void)
+{
+	struct world w;
+	struct lk_block b[8];
+	struct lk_reach r;
+	world_init(&w);
+	/* 0: std::string rep (length 5, capacity 7: 24 + 7 + 1 = 32 bytes)
+	 * 1: the same with a capacity that does not fit its size
+	 * 2: length-prefixed (8 + 40): length 40
+	 * 3: new[] of 5 elements of 8 bytes (8 + 40), count 5
+	 * 4: count 7 does not divide 40
+	 * 5: two polymorphic bases: vtables at its start and at +16
+	 * 6: the same without a vtable at +16
+	 * 7: an interior pointer at +8 into a block of zeros */
+	make_blocks(b, 8, (uint64_t[]){32, 32, 48, 48, 48, 32, 32, 48});
+	put(&w, blk(0), 5), put(&w, blk(0) + 8, 7);
+	put(&w, blk(1), 5), put(&w, blk(1) + 8, 9);
+	put(&w, blk(2), 40);
+	put(&w, blk(3), 5);
+	put(&w, blk(4), 7);
+	put(&w, OTHER, 0x400100), put(&w, OTHER + 8, 0), put(&w, OTHER + 16, 0x400200);
+	put(&w, blk(5), OTHER), put(&w, blk(5) + 16, OTHER);
+	put(&w, blk(6), OTHER), put(&w, blk(6) + 16, 77);
+	uint64_t into[8] = {24, 24, 8, 8, 8, 16, 16, 8};
+	for (int i = 0; i < 8; i++)
+		put(&w, GLOBAL + 8 * (uint64_t)i, blk(i) + into[i]);
+	int rc = lk_reach_classify(b, 8, &global_root, 1, NULL, 0, NULL, LK_REACH_HEURISTICS,
+				   wread, fake_kind, &w, &r);
+	const uint8_t want[8] = {R, P, R, R, P, R, P, P};
+	int good = rc == 0;
+	for (int i = 0; good && i < 8; i++)
+		good = r.classes[i] == want[i];
+	ok(good, "heuristics: std::string, length64, new[], two bases reached; near misses possible");
+	lk_reach_release(&r);
+	rc = lk_reach_classify(b, 8, &global_root, 1, NULL, 0, NULL, 0, wread, fake_kind, &w, &r);
+	ok(rc == 0 && r.objects[P] == 8, "without LK_REACH_HEURISTICS all 8 are possibly lost");
+	lk_reach_release(&r);
 	world_release(&w);
 }
 
@@ -504,9 +559,9 @@ static void t_order(void)
 	lk_reach_release(&r);
 
 	struct lk_block bad[2] = {{.addr = blk(1), .size = 0x200}, {.addr = blk(2), .size = 8}};
-	ok(lk_reach_classify(bad, 2, NULL, 0, NULL, 0, NULL, 0, wread, &w, &r) < 0 &&
+	ok(lk_reach_classify(bad, 2, NULL, 0, NULL, 0, NULL, 0, wread, NULL, &w, &r) < 0 &&
 	   r.classes == NULL, "overlapping blocks are refused");
-	ok(lk_reach_classify(NULL, 0, &global_root, 1, NULL, 0, NULL, 0, wread, &w, &r) == 0 &&
+	ok(lk_reach_classify(NULL, 0, &global_root, 1, NULL, 0, NULL, 0, wread, NULL, &w, &r) == 0 &&
 	   r.n_blocks == 0, "no blocks: fine");
 	lk_reach_release(&r);
 	world_release(&w);
@@ -620,7 +675,7 @@ static void bench(void)
 	}
 	put(&w, GLOBAL, HEAP);
 	double t0 = now();
-	int rc = lk_reach_classify(b, (size_t)n, &global_root, 1, NULL, 0, NULL, 0, wread, &w, &r);
+	int rc = lk_reach_classify(b, (size_t)n, &global_root, 1, NULL, 0, NULL, 0, wread, NULL, &w, &r);
 	double t1 = now();
 	ok(rc == 0 && r.scanned_bytes == 0x1000 + (uint64_t)n * size,
 	   "bench: 10^6 blocks of 1 KiB, %.1f MB read in %lu reads",
@@ -648,6 +703,7 @@ int main(void)
 	t_ignored();
 	t_array_cookie();
 	t_why();
+	t_heuristics();
 	t_order();
 	t_long_chain(1000000, 1, 0, 0);
 	t_long_chain(1000000, 0, 0, 1);
