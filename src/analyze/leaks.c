@@ -117,6 +117,48 @@ static int push(struct lk_leak **arr, size_t *n, const struct lk_leak *l)
 	return 0;
 }
 
+/* Groups are (stack, class) pairs, and one more "class": indirectly lost
+ * blocks whose leader is suppressed are suppressed with it, as
+ * LeakSanitizer does (it ignores suppressed leaks and checks again). */
+#define GROUP_CLASSES (LK_CLASS_COUNT + 1)
+#define INDIRECT_OF_SUPPRESSED LK_CLASS_COUNT
+
+struct sup_cache {
+	const char **pattern;      /* per stack id: its suppression, or NULL */
+	uint8_t *known;
+};
+
+/* The suppression that matches stack id, or NULL (cached). */
+static const char *stack_suppression(const struct lk_session *s, struct lk_symbolizer *sym,
+				     const struct lk_suppressions *sup, struct sup_cache *sc,
+				     uint32_t id)
+{
+	if (!sc->known[id]) {
+		struct lk_leak l = {0};
+		if (symbolize_stack(s, sym, id, &l) == 0)
+			sc->pattern[id] = lk_suppressions_match(sup, l.frames, l.n_frames);
+		release_frames(&l);
+		sc->known[id] = 1;
+	}
+	return sc->pattern[id];
+}
+
+/* The group class of a live block: its class, or INDIRECT_OF_SUPPRESSED. */
+static int group_class(const struct lk_session *s, struct lk_symbolizer *sym,
+		       const struct lk_suppressions *sup, struct sup_cache *sc, uint32_t n_stacks,
+		       const struct lk_block *b)
+{
+	size_t slot = (size_t)(b - s->live.slots);
+	int cls = s->classes ? s->classes[slot] : LK_CLASS_NOT_FREED;
+	if (cls != LK_CLASS_INDIRECT || !sup || !sc->known || !s->leaders)
+		return cls;
+	uint32_t lead = s->leaders[slot];
+	if (lead >= s->live.cap || !s->live.slots[lead].addr)
+		return cls;
+	uint32_t id = s->live.slots[lead].stack < n_stacks ? s->live.slots[lead].stack : 0;
+	return stack_suppression(s, sym, sup, sc, id) ? INDIRECT_OF_SUPPRESSED : cls;
+}
+
 /* What the report must say about how the blocks were classed, or NULL.
  * Without ptrace, the first sentence of each note says why: not permitted
  * here, or another tracer had the process. */
@@ -181,30 +223,39 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 				  "before leakscope's interposer: its allocations cannot be seen, "
 				  "so nothing here says whether it leaks";
 	/* one group per (stack, class) */
-	struct group *g = calloc(((size_t)n_stacks + 1) * LK_CLASS_COUNT, sizeof(*g));
-	if (!g)
+	struct group *g = calloc(((size_t)n_stacks + 1) * GROUP_CLASSES, sizeof(*g));
+	struct sup_cache sc = {calloc((size_t)n_stacks + 1, sizeof(*sc.pattern)),
+			       calloc((size_t)n_stacks + 1, 1)};
+	if (!g || !sc.pattern || !sc.known) {
+		free(g);
+		free(sc.pattern);
+		free(sc.known);
 		return -ENOMEM;
+	}
 	lk_live_foreach(&s->live, b) {
 		uint32_t id = b->stack < n_stacks ? b->stack : 0;
-		int cls = s->classes ? s->classes[b - s->live.slots] : LK_CLASS_NOT_FREED;
 		if (b->seq & LK_BLOCK_IGNORED) /* kept on purpose: never listed */
 			continue;
-		struct group *x = &g[(size_t)id * LK_CLASS_COUNT + (size_t)cls];
+		int cls = group_class(s, sym, sup, &sc, n_stacks, b);
+		struct group *x = &g[(size_t)id * GROUP_CLASSES + (size_t)cls];
 		if (!x->objects)
 			x->first = (size_t)(b - s->live.slots);
 		x->bytes += b->size;
 		x->objects++;
 	}
 	int rc = 0;
-	for (size_t k = 0; k < (size_t)n_stacks * LK_CLASS_COUNT && !rc; k++) {
+	for (size_t k = 0; k < (size_t)n_stacks * GROUP_CLASSES && !rc; k++) {
 		if (!g[k].objects)
 			continue;
-		uint32_t id = (uint32_t)(k / LK_CLASS_COUNT);
+		uint32_t id = (uint32_t)(k / GROUP_CLASSES);
+		int via_leader = k % GROUP_CLASSES == INDIRECT_OF_SUPPRESSED;
 		struct lk_leak l = {.bytes = g[k].bytes, .objects = g[k].objects, .stack = id,
-				    .cls = (int)(k % LK_CLASS_COUNT)};
+				    .cls = via_leader ? LK_CLASS_INDIRECT : (int)(k % GROUP_CLASSES)};
 		if ((rc = symbolize_stack(s, sym, id, &l)) != 0)
 			break;
 		l.suppression = sup ? lk_suppressions_match(sup, l.frames, l.n_frames) : NULL;
+		if (!l.suppression && via_leader)
+			l.suppression = "(held only by a suppressed leak)";
 		if (!l.suppression) {
 			out->class_bytes[l.cls] += l.bytes;
 			out->class_objects[l.cls] += l.objects;
@@ -227,6 +278,8 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 		}
 	}
 	free(g);
+	free(sc.pattern);
+	free(sc.known);
 	if (out->n_leaks)
 		qsort(out->leaks, out->n_leaks, sizeof(*out->leaks), by_bytes);
 	if (out->n_suppressed)

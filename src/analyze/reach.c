@@ -48,6 +48,7 @@ struct rc {
 	int root_bad;
 	unsigned flags;
 	struct lk_reach_why *why; /* by sorted position, with LK_REACH_WHY */
+	uint32_t *lead;           /* by sorted position: an indirect block's leader */
 	struct lk_reach_why from; /* what the words being scanned belong to */
 	lk_reach_read_fn read;
 	lk_reach_kind_fn kind;
@@ -175,6 +176,7 @@ static inline int hit_state(struct rc *c, uint64_t p, size_t pos)
 		if (s != S_UNSEEN || pos == c->leader)
 			return 0;
 		c->state[pos] = S_INDIRECT;
+		c->lead[pos] = (uint32_t)c->leader;
 		break;
 	}
 	return push(c, pos);
@@ -490,6 +492,24 @@ static const uint8_t class_of[] = {
 	[S_INDIRECT] = LK_REACH_INDIRECT,
 };
 
+/* The definitely lost block whose structure holds an indirect block pos
+ * (itself otherwise): a leader that a later clique reached holds its own
+ * clique no longer, so links are followed up to one that stayed; each
+ * visited link is then pointed straight at it (path compression: linear
+ * in all). */
+static size_t leader_of(struct rc *c, size_t pos)
+{
+	size_t top = pos;
+	while (c->state[top] == S_INDIRECT)
+		top = c->lead[top];
+	while (c->state[pos] == S_INDIRECT && c->lead[pos] != top) {
+		size_t next = c->lead[pos];
+		c->lead[pos] = (uint32_t)top;
+		pos = next;
+	}
+	return top;
+}
+
 static int classify(struct rc *c, const struct lk_block *blocks,
 		    const struct lk_reach_root *roots, size_t n_roots,
 		    const uint64_t *values, size_t n_values, const uint8_t *ignored)
@@ -550,6 +570,7 @@ static int classify(struct rc *c, const struct lk_block *blocks,
 	for (size_t pos = 0; pos < n; pos++) {
 		uint8_t k = class_of[c->state[pos]];
 		out->classes[c->idx[pos]] = k;
+		out->leader[c->idx[pos]] = c->idx[leader_of(c, pos)];
 		if (c->why)
 			out->why[c->idx[pos]] = c->why[pos];
 		out->bytes[k] += c->blk[pos].end - c->blk[pos].addr;
@@ -576,6 +597,8 @@ int lk_reach_classify(const struct lk_block *blocks, size_t n_blocks,
 	c.idx = malloc(m * sizeof(*c.idx));
 	c.state = calloc(m, 1);
 	c.buf = malloc(LK_REACH_CHUNK);
+	c.lead = malloc(m * sizeof(*c.lead));
+	out->leader = malloc(m * sizeof(*out->leader));
 	out->classes = malloc(m);
 	out->n_blocks = n_blocks;
 	if (flags & LK_REACH_WHY) {
@@ -583,7 +606,7 @@ int lk_reach_classify(const struct lk_block *blocks, size_t n_blocks,
 		out->why = calloc(m, sizeof(*out->why));
 	}
 	int rc = -ENOMEM;
-	if (c.blk && c.idx && c.state && c.buf && out->classes &&
+	if (c.blk && c.idx && c.state && c.buf && c.lead && out->leader && out->classes &&
 	    (!(flags & LK_REACH_WHY) || (c.why && out->why)))
 		rc = classify(&c, blocks, roots, n_roots, extra_values, n_values, ignored);
 	if (rc == -ENOMEM)
@@ -595,7 +618,9 @@ int lk_reach_classify(const struct lk_block *blocks, size_t n_blocks,
 	free(c.stack);
 	free(c.buf);
 	free(c.why);
+	free(c.lead);
 	if (rc) {
+		free(out->leader);
 		free(out->why);
 		free(out->classes);
 		memset(out, 0, sizeof(*out));
@@ -607,6 +632,7 @@ void lk_reach_release(struct lk_reach *r)
 {
 	free(r->classes);
 	free(r->why);
+	free(r->leader);
 	memset(r, 0, sizeof(*r));
 }
 

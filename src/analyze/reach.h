@@ -116,6 +116,9 @@ struct lk_reach_why {
 struct lk_reach {
 	uint8_t *classes;                /* n_blocks entries (enum lk_reach_class) */
 	struct lk_reach_why *why;        /* with LK_REACH_WHY: n_blocks entries, else NULL */
+	uint32_t *leader;                /* n_blocks entries: for an indirectly lost
+					  * block, the definitely lost one (the caller's
+					  * index) whose structure holds it */
 	size_t n_blocks;
 	uint64_t bytes[4], objects[4];   /* totals per class (size of blocks) */
 	uint64_t scanned_bytes;          /* root + block bytes read */

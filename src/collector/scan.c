@@ -649,13 +649,17 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	if (rc)
 		goto out;
 	free(s->classes);
+	free(s->leaders);
 	s->classes = calloc(s->live.cap, 1);
-	if (!s->classes) {
+	s->leaders = calloc(s->live.cap + 1, sizeof(*s->leaders));
+	if (!s->classes || !s->leaders) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < k; i++)
+	for (size_t i = 0; i < k; i++) {
 		s->classes[slot[i]] = reach.classes[i];
+		s->leaders[slot[i]] = (uint32_t)slot[reach.leader[i]];
+	}
 	if (s->want_why)
 		rc = keep_why(s, &reach, slot, k, &rs, &code, n_threads * LK_GENERAL_REGS,
 			      snap->mem_fd);

@@ -115,6 +115,7 @@ void lk_session_free(struct lk_session *s)
 		free(s->marks[i].text);
 	free(s->marks);
 	free(s->classes);
+	free(s->leaders);
 	free(s->roots);
 	free(s->exe);
 	free(s->cmdline);
@@ -260,7 +261,9 @@ static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 	uint64_t ks = e->kind_size;
 	if (s->classes) { /* the scan's verdicts name slots that may move now */
 		free(s->classes);
+		free(s->leaders);
 		s->classes = NULL;
+		s->leaders = NULL;
 	}
 	switch (LK_EV_KIND(ks)) {
 	case LK_EV_ALLOC:

@@ -104,6 +104,8 @@ struct lk_session {
 	char *handover_path;    /* LK_RELEASE_PRIVILEGED: the program it executed */
 	int exit_called;        /* it did and was scanned: later events are dropped */
 	uint8_t *classes;       /* per live slot, enum lk_leak_class; NULL: no scan */
+	uint32_t *leaders;      /* per live slot: an indirectly lost block's
+				 * definitely lost leader (its slot) */
 	int exec_pending;       /* an execve is under way (or replaced the image) */
 	uint64_t order;         /* when it ended, for report order */
 	lk_mark_fn on_mark;     /* called for every mark applied, or NULL */

@@ -94,7 +94,9 @@ static int check_one(const struct lk_check *k, struct lk_session *s,
 	s->why = NULL;
 	/* the verdicts hold for this moment only: the exit report makes its own */
 	free(s->classes);
+	free(s->leaders);
 	s->classes = NULL;
+	s->leaders = NULL;
 	return rc;
 }
 
