@@ -198,11 +198,21 @@ struct root_search {
 	struct code_ranges *code;  /* readable mappings of files */
 };
 
-static const struct live_thread *thread_in(const struct root_search *q, uint64_t lo, uint64_t hi)
+/* The thread whose stack the mapping [lo, hi) is: its stack pointer lies
+ * there, and the mapping is a stack - the process's [stack], a pthread's
+ * (its thread descriptor at the top), or one below a guard page (a
+ * program's own thread or coroutine stack). A stack pointer in other
+ * memory (Go runs goroutines on stacks inside its heap) leaves that
+ * memory whole. */
+static const struct live_thread *thread_in(const struct root_search *q, uint64_t lo, uint64_t hi,
+					   const char *name, int guarded)
 {
-	for (size_t i = 0; i < q->n_threads; i++)
-		if (q->threads[i].sp >= lo && q->threads[i].sp < hi)
-			return &q->threads[i];
+	for (size_t i = 0; i < q->n_threads; i++) {
+		const struct live_thread *t = &q->threads[i];
+		if (t->sp >= lo && t->sp < hi &&
+		    (guarded || !strncmp(name, "[stack]", 7) || (t->fs_base >= lo && t->fs_base < hi)))
+			return t;
+	}
 	return NULL;
 }
 
@@ -380,7 +390,7 @@ static int mapping_roots(const struct root_search *q, uint64_t lo, uint64_t hi, 
 		return add_outside_allocator(q, lo, hi);
 	if (ghc_mapping(q->ghc, q->exe, name, lo, hi, &rc) || rc)
 		return rc;
-	const struct live_thread *t = thread_in(q, lo, hi);
+	const struct live_thread *t = thread_in(q, lo, hi, name, guarded);
 	if (t)
 		return add_root_as(q->rs, stack_low(q, t, lo, hi), hi, LK_ROOT_STACK,
 				   (int)(t - q->threads), NULL);

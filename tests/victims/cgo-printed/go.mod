@@ -1,0 +1,3 @@
+module cgoprinted
+
+go 1.19
