@@ -75,6 +75,7 @@ int lk_rtrace_open(struct lk_rtrace **out, struct lk_session *s, const char *pat
 	if (!t)
 		return -ENOMEM;
 	t->s = s;
+	t->seen_key = lk_live_key();
 	t->pid = s->pid;
 	t->path = strdup(path);
 	t->comm = strdup(s->comm[0] ? s->comm : "?");
@@ -114,6 +115,13 @@ void lk_rtrace_clock(struct lk_rtrace *t, uint64_t mono_ns)
 
 /* ---- frame addresses to symbolize --------------------------------------- */
 
+/* The slot of frame address a in a table of cap slots (a power of two):
+ * keyed, as the program chooses its stacks' addresses (collector/live.h). */
+static size_t seen_slot(const struct lk_rtrace *t, uint64_t a, size_t cap)
+{
+	return (size_t)((a * t->seen_key) >> (64 - __builtin_ctzll(cap)));
+}
+
 static int seen_grow(struct lk_rtrace *t)
 {
 	size_t cap = t->seen_cap ? t->seen_cap * 2 : 1024;
@@ -124,7 +132,7 @@ static int seen_grow(struct lk_rtrace *t)
 		uint64_t a = t->seen[i];
 		if (!a)
 			continue;
-		size_t j = (size_t)((a * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+		size_t j = seen_slot(t, a, cap);
 		while (n[j])
 			j = (j + 1) & (cap - 1);
 		n[j] = a;
@@ -143,7 +151,7 @@ static int queue_frame(struct lk_rtrace *t, uint64_t ip)
 	if (2 * (t->seen_n + 1) > t->seen_cap && seen_grow(t))
 		return -ENOMEM;
 	size_t mask = t->seen_cap - 1;
-	size_t j = (size_t)((ip * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+	size_t j = seen_slot(t, ip, t->seen_cap);
 	for (; t->seen[j]; j = (j + 1) & mask)
 		if (t->seen[j] == ip)
 			return 0;

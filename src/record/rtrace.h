@@ -47,6 +47,7 @@ struct lk_rtrace {
 
 	uint64_t *seen;               /* frame addresses queued (open addressing, 0 empty) */
 	size_t seen_cap, seen_n;
+	uint64_t seen_key;            /* its hash's multiplier (lk_live_key) */
 	uint64_t *todo;               /* addresses still to symbolize, FIFO */
 	size_t todo_head, todo_n, todo_cap;
 
