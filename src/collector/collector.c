@@ -203,7 +203,7 @@ static void accept_one(struct lk_collector *c, int fd)
 		accept_hello(c, fd, &m.hello, fds[0], peer);
 	} else if (n == (ssize_t)sizeof(m.exit) && m.exit.magic == LK_EXIT_MAGIC && fds[1] >= 0) {
 		struct lk_session *s = lk_collector_find(c, peer);
-		if (s && s->exit_call)
+		if (s && s->exit_call && !s->exit_called) /* once: it ends */
 			lk_exitcall_serve(s, &m.exit, fds[0], fds[1]);
 		char done = 1;
 		if (write(fd, &done, 1) != 1) {

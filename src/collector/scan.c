@@ -158,6 +158,11 @@ static int collect_roots(const struct lk_exit_snapshot *snap, const uint64_t *sp
 		return -errno;
 	int rc = 0;
 	while (!rc && fgets(line, sizeof(line), f)) {
+		/* a name longer than the line (the program names its files) must
+		 * not be read as the next mapping: drop the rest of the line */
+		if (!strchr(line, '\n'))
+			for (int ch = getc(f); ch != EOF && ch != '\n'; ch = getc(f))
+				;
 		uint64_t lo, hi;
 		char perms[8] = "";
 		int name_at = 0;
@@ -221,6 +226,8 @@ static int read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
 {
 	struct mem_reader *m = ctx;
 	uint64_t prev = m->prev;
+	if (len > UINT64_MAX - addr)
+		return -EFAULT;
 	m->prev = addr;
 	if (addr >= m->base && addr + len <= m->base + m->filled) {
 		memcpy(buf, m->win + (addr - m->base), len);
