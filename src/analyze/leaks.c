@@ -29,6 +29,8 @@ const char *lk_leak_class_id(int cls)
 
 uint64_t lk_leak_report_lost(const struct lk_leak_report *r)
 {
+	if (r->incomplete)
+		return 0;
 	return r->class_bytes[LK_CLASS_DEFINITE] + r->class_bytes[LK_CLASS_INDIRECT] +
 	       r->class_bytes[LK_CLASS_NOT_FREED];
 }
@@ -54,10 +56,13 @@ static const char *base_name(const char *p)
 /* Frames of one stack, inlined ones expanded; unknown modules keep the
  * raw address as offset. */
 static int symbolize_stack(const struct lk_session *s, struct lk_symbolizer *sym,
-			   uint32_t stack, struct lk_leak *out)
+			   uint32_t stack, struct lk_leak *out, int *damaged)
 {
-	const uint64_t *ips;
-	uint32_t depth = lk_session_stack(s, stack, &ips);
+	uint64_t ips[LK_MAX_FRAMES];
+	int got = lk_session_stack(s, stack, ips);
+	uint32_t depth = got > 0 ? (uint32_t)got : 0;
+	if (got < 0)
+		*damaged = 1;
 	out->frames = calloc((size_t)depth * INLINE_MAX + 1, sizeof(*out->frames));
 	if (!out->frames)
 		return -ENOMEM;
@@ -121,6 +126,9 @@ static const char *scan_note(const struct lk_session *s)
 	if (s->exit_called && s->classes)
 		return "ptrace is not permitted here: the process was scanned from its exit hook "
 		       "(exit, _exit); raw exit paths (exit_group, a crash) could not be scanned";
+	if (s->classes && s->unclassified)
+		return "blocks that overlapped others (frees leakscope did not see, or events the "
+		       "program made up) were not classified: they are listed as not freed";
 	if (s->classes)
 		return NULL;
 	if (s->exit_called)
@@ -149,11 +157,14 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 	out->stats = s->stats;
 	out->marks = s->marks;
 	out->n_marks = s->n_marks;
-	out->marks_dropped = s->marks_dropped + s->marks_bad + atomic_load(&s->hdr->mark_dropped);
+	out->marks_dropped = s->marks_dropped + s->marks_bad + s->marks_lost;
+	out->region_note = lk_session_note(s);
+	out->incomplete = out->region_note != NULL;
 
-	uint32_t n_stacks = atomic_load(&s->hdr->stack_count);
-	if (n_stacks > LK_STACK_ENTRIES)
-		n_stacks = LK_STACK_ENTRIES;
+	/* stack ids of live blocks were checked when their events were, and
+	 * are below stack_end; id 0 (none) is a group too */
+	uint32_t n_stacks = s->view.stack_end > 0 ? s->view.stack_end : 1;
+	int damaged = 0;
 	out->scanned = s->classes != NULL;
 	out->scan_note = scan_note(s);
 	/* one group per (stack, class) */
@@ -176,7 +187,7 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 		uint32_t id = (uint32_t)(k / LK_CLASS_COUNT);
 		struct lk_leak l = {.bytes = g[k].bytes, .objects = g[k].objects, .stack = id,
 				    .cls = (int)(k % LK_CLASS_COUNT)};
-		if ((rc = symbolize_stack(s, sym, id, &l)) != 0)
+		if ((rc = symbolize_stack(s, sym, id, &l, &damaged)) != 0)
 			break;
 		l.suppression = sup ? lk_suppressions_match(sup, l.frames, l.n_frames) : NULL;
 		if (!l.suppression) {
@@ -198,6 +209,9 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 		}
 	}
 	free(g);
+	if (damaged && !out->region_note)
+		out->region_note = "the program overwrote leakscope's shared memory (a stack "
+				   "entry): stacks it overwrote are not shown";
 	if (out->n_leaks)
 		qsort(out->leaks, out->n_leaks, sizeof(*out->leaks), by_bytes);
 	if (out->n_suppressed)

@@ -50,6 +50,9 @@ struct lk_leak_report {
 	int scanned;               /* reachability classes are known */
 	const char *scan_note;     /* why a scan that was asked for did not happen, or
 				    * how it was made without ptrace */
+	const char *region_note;   /* the program overwrote leakscope's shared memory:
+				    * what the report lacks, or NULL */
+	int incomplete;            /* ... and events were lost (lk_session_note) */
 	struct lk_leak *leaks;     /* reported: by class, then bytes descending */
 	size_t n_leaks;
 	struct lk_leak *suppressed;
@@ -67,7 +70,9 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 		     struct lk_leak_report *out);
 
 /* Bytes that make `run` fail CI: definitely and indirectly lost, and
- * not-freed blocks of a process that could not be scanned. */
+ * not-freed blocks of a process that could not be scanned. None when the
+ * report is incomplete: the program overwrote leakscope's shared memory,
+ * frees were lost, and its blocks are no verdict. */
 uint64_t lk_leak_report_lost(const struct lk_leak_report *r);
 void lk_leak_report_release(struct lk_leak_report *r);
 

@@ -239,6 +239,8 @@ static int summary(const struct lk_recorder *rec)
 			"%llu bytes (%.2f bytes/event)%s\n", in.path, (int)in.pid, in.comm,
 			(unsigned long long)in.events, in.seconds, (unsigned long long)in.bytes, per,
 			in.running ? ", still running" : "");
+		if (in.region_note)
+			fprintf(stderr, "leakscope: trace %s: %s\n", in.path, in.region_note);
 		if (in.err) {
 			lk_cli_error("trace %s stopped early: %s", in.path, in.errmsg);
 			bad = 1;

@@ -27,6 +27,7 @@
 #include "collector/elfsym.h"
 #include "collector/ghcheap.h"
 #include "collector/scan.h"
+#include "common/error.h"
 
 #define RED_ZONE 128
 
@@ -150,7 +151,8 @@ static int ghc_mapping(struct lk_ghc_heap *ghc, const char *exe, const char *nam
 
 static int collect_roots(const struct lk_exit_snapshot *snap, const uint64_t *sps,
 			 size_t n_sps, uint64_t main_sp, const uint64_t *addrs, size_t n,
-			 struct lk_ghc_heap *ghc, const char *exe, struct roots *rs)
+			 struct lk_ghc_heap *ghc, const char *exe, struct roots *rs,
+			 struct roots *readable)
 {
 	char line[4096];
 	FILE *f = open_maps(snap);
@@ -172,6 +174,8 @@ static int collect_roots(const struct lk_exit_snapshot *snap, const uint64_t *sp
 		const char *name = name_at ? line + name_at : "";
 		if (ghc && perms[2] == 'x' && is_exe(exe, name))
 			rc = lk_ghc_heap_add_code(ghc, lo, hi);
+		if (!rc && perms[0] == 'r' && lo < hi)
+			rc = add_root(readable, lo, hi);
 		if (perms[0] != 'r' || perms[1] != 'w' || perms[3] != 'p')
 			continue;
 		if (!strncmp(name, "[heap]", 6) || !strncmp(name, "/memfd:leakscope", 16) ||
@@ -187,6 +191,57 @@ static int collect_roots(const struct lk_exit_snapshot *snap, const uint64_t *sp
 		rc = add_root(rs, lo, hi);
 	}
 	fclose(f);
+	return rc;
+}
+
+static int cmp_root(const void *a, const void *b)
+{
+	const struct lk_reach_root *x = a, *y = b;
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* The regions the program registered (leakscope_register_root), merged and
+ * cut to its readable mappings (sorted, as maps lists them): made-up
+ * regions - most of the address space, one wrapping around its end, the
+ * same one a thousand times - cost no more than the memory there is. */
+static int add_registered(const struct lk_session *s, const struct roots *readable,
+			  struct roots *rs)
+{
+	struct roots u = {0};
+	int rc = 0;
+	if (!s->roots.slots)    /* none was registered */
+		return 0;
+	lk_live_foreach(&s->roots, b) {
+		uint64_t hi = b->size > UINT64_MAX - b->addr ? UINT64_MAX : b->addr + b->size;
+		if (b->size && (rc = add_root(&u, b->addr, hi)) != 0)
+			break;
+	}
+	if (rc || u.n == 0) {
+		free(u.r);
+		return rc;
+	}
+	qsort(u.r, u.n, sizeof(*u.r), cmp_root);
+	size_t k = 0;
+	for (size_t i = 1; i < u.n; i++) {
+		if (u.r[i].lo <= u.r[k].hi) {
+			if (u.r[i].hi > u.r[k].hi)
+				u.r[k].hi = u.r[i].hi;
+		} else {
+			u.r[++k] = u.r[i];
+		}
+	}
+	u.n = k + 1;
+	for (size_t i = 0, j = 0; i < u.n && j < readable->n && !rc;) {
+		const struct lk_reach_root *a = &u.r[i], *m = &readable->r[j];
+		uint64_t lo = a->lo > m->lo ? a->lo : m->lo, hi = a->hi < m->hi ? a->hi : m->hi;
+		if (lo < hi)
+			rc = add_root(rs, lo, hi);
+		if (a->hi < m->hi)
+			i++;
+		else
+			j++;
+	}
+	free(u.r);
 	return rc;
 }
 
@@ -249,6 +304,54 @@ static int read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
 	return n == (ssize_t)len ? 0 : -EFAULT;
 }
 
+struct order {
+	uint64_t addr;
+	size_t i;
+};
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct order *x = a, *y = b;
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* Keep, in address order, the blocks the classifier can take: none past
+ * the end of the address space, none overlapping a block kept before it.
+ * The others come from events no allocator makes (the program wrote its
+ * ring itself) or from frees leakscope did not see; they stay unclassified.
+ * Returns how many are kept, at the front of blocks, slot and ignored. */
+static size_t keep_disjoint(struct lk_block *blocks, size_t *slot, uint8_t *ignored, size_t n)
+{
+	struct order *o = malloc((n + 1) * sizeof(*o));
+	struct lk_block *b2 = malloc((n + 1) * sizeof(*b2));
+	size_t *s2 = malloc((n + 1) * sizeof(*s2));
+	uint8_t *i2 = malloc(n + 1);
+	size_t k = 0;
+	if (o && b2 && s2 && i2) {
+		for (size_t i = 0; i < n; i++)
+			o[i] = (struct order){blocks[i].addr, i};
+		qsort(o, n, sizeof(*o), cmp_order);
+		uint64_t end = 0;
+		for (size_t j = 0; j < n; j++) {
+			const struct lk_block *b = &blocks[o[j].i];
+			if (b->size > UINT64_MAX - b->addr || b->addr < end)
+				continue;
+			end = b->addr + b->size;
+			b2[k] = *b;
+			s2[k] = slot[o[j].i];
+			i2[k++] = ignored[o[j].i];
+		}
+		memcpy(blocks, b2, k * sizeof(*b2));
+		memcpy(slot, s2, k * sizeof(*s2));
+		memcpy(ignored, i2, k);
+	}
+	free(o);
+	free(b2);
+	free(s2);
+	free(i2);
+	return k;
+}
+
 #define REGS_PER_THREAD 17
 
 /* The registers of one thread that may hold pointers. */
@@ -270,7 +373,7 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	size_t *slot = malloc((n + 1) * sizeof(*slot));
 	uint64_t *addrs = malloc((n + 1) * sizeof(*addrs));
 	uint8_t *ignored = malloc(n + 1);
-	struct roots rs = {0};
+	struct roots rs = {0}, readable = {0};
 	struct lk_reach reach = {0};
 	uint64_t *regs = NULL, *sps = NULL;
 	struct lk_ghc_heap *ghc = NULL;
@@ -299,33 +402,38 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	}
 	uint64_t main_sp = go_scheduler_sp(s, snap->mem_fd);
 	if ((rc = lk_ghc_heap_open(s->exe, 0, snap->mem_fd, &ghc)) != 0 ||
-	    (rc = collect_roots(snap, sps, n_threads, main_sp, addrs, k, ghc, s->exe, &rs)) != 0 ||
-	    (rc = add_ghc_roots(ghc, &rs)) != 0)
-		goto out;
-	for (size_t i = 0; i < s->n_roots && !rc; i++)
-		rc = add_root(&rs, s->roots[i].addr, s->roots[i].addr + s->roots[i].size);
-	if (rc)
+	    (rc = collect_roots(snap, sps, n_threads, main_sp, addrs, k, ghc, s->exe, &rs,
+				&readable)) != 0 ||
+	    (rc = add_ghc_roots(ghc, &rs)) != 0 || (rc = add_registered(s, &readable, &rs)) != 0)
 		goto out;
 	mem->fd = snap->mem_fd;
 	mem->base = mem->prev = 0;
 	mem->filled = 0;
+	size_t all = k;
 	rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, n_regs, ignored,
-			       LK_REACH_GLIBC_CHUNKS,
-			       read_mem, mem, &reach);
+			       LK_REACH_GLIBC_CHUNKS, read_mem, mem, &reach);
+	if (rc == LK_EUSAGE) { /* blocks that wrap or overlap: classify the others */
+		k = keep_disjoint(blocks, slot, ignored, k);
+		rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, n_regs, ignored,
+				       LK_REACH_GLIBC_CHUNKS, read_mem, mem, &reach);
+	}
 	if (rc)
 		goto out;
 	free(s->classes);
-	s->classes = calloc(s->live.cap, 1);
+	s->classes = malloc(s->live.cap + 1);
 	if (!s->classes) {
 		rc = -ENOMEM;
 		goto out;
 	}
+	memset(s->classes, LK_CLASS_NOT_FREED, s->live.cap + 1);
 	for (size_t i = 0; i < k; i++)
 		s->classes[slot[i]] = reach.classes[i];
+	s->unclassified = all - k;
 out:
 	lk_reach_release(&reach);
 	lk_ghc_heap_free(ghc);
 	free(rs.r);
+	free(readable.r);
 	free(blocks);
 	free(slot);
 	free(addrs);

@@ -183,10 +183,13 @@ static uint32_t map_stack(struct lk_rtrace *t, uint32_t sid)
 		return 0;
 	if (sid < t->stack_cap && t->stack_map[sid])
 		return t->stack_map[sid];
-	const uint64_t *ips;
-	uint32_t depth = t->s ? lk_session_stack(t->s, sid, &ips) : 0;
-	if (depth == 0)
+	uint64_t ips[LK_MAX_FRAMES];
+	int got = t->s ? lk_session_stack(t->s, sid, ips) : 0;
+	if (got < 0)
+		lk_session_corrupt(t->s, "a stack entry");
+	if (got <= 0)
 		return 0;
+	uint32_t depth = (uint32_t)got;
 	if (sid >= t->stack_cap) {
 		size_t cap = t->stack_cap ? t->stack_cap : 1024;
 		while (cap <= sid)
@@ -429,8 +432,25 @@ int lk_rtrace_tick(struct lk_rtrace *t, struct lk_symbolizer *sym, uint64_t mono
 	return more;
 }
 
+/* The program overwrote leakscope's shared memory: the trace says so, in
+ * a mark at its end, and keeps the sentence for the recording's summary. */
+static void note_region(struct lk_rtrace *t)
+{
+	const char *note = lk_session_note(t->s);
+	if (!note || t->region_note)
+		return;
+	t->region_note = strdup(note);
+	if (t->w) {
+		char text[256];
+		snprintf(text, sizeof(text), "leakscope: %s", note);
+		lk_rtrace_mark(t, 0, text, 0);
+	}
+}
+
 void lk_rtrace_close(struct lk_rtrace *t, struct lk_symbolizer *sym)
 {
+	if (t->s)
+		note_region(t);
 	if (t->w) {
 		symbolize(t, sym, UINT64_MAX);
 		if (t->w) {
@@ -459,5 +479,6 @@ void lk_rtrace_free(struct lk_rtrace *t)
 	free(t->todo);
 	free(t->path);
 	free(t->comm);
+	free(t->region_note);
 	free(t);
 }

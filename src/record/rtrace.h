@@ -61,6 +61,7 @@ struct lk_rtrace {
 	uint64_t bytes;               /* file size when closed */
 	int err;                      /* first failure, 0 if none */
 	char errmsg[256];
+	char *region_note;            /* lk_session_note() at the end, or NULL */
 };
 
 struct lk_rtrace_config {
