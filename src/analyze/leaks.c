@@ -30,6 +30,8 @@ const char *lk_leak_class_id(int cls)
 
 uint64_t lk_leak_report_lost(const struct lk_leak_report *r)
 {
+	if (r->incomplete)
+		return 0;
 	return r->class_objects[LK_CLASS_DEFINITE] + r->class_objects[LK_CLASS_INDIRECT] +
 	       r->class_objects[LK_CLASS_NOT_FREED];
 }
@@ -55,10 +57,13 @@ static const char *base_name(const char *p)
 /* Frames of one stack, inlined ones expanded; unknown modules keep the
  * raw address as offset. */
 static int symbolize_stack(const struct lk_session *s, struct lk_symbolizer *sym,
-			   uint32_t stack, struct lk_leak *out)
+			   uint32_t stack, struct lk_leak *out, int *damaged)
 {
-	const uint64_t *ips;
-	uint32_t depth = lk_session_stack(s, stack, &ips);
+	uint64_t ips[LK_MAX_FRAMES];
+	int got = lk_session_stack(s, stack, ips);
+	uint32_t depth = got > 0 ? (uint32_t)got : 0;
+	if (got < 0)
+		*damaged = 1;
 	out->frames = calloc((size_t)depth * INLINE_MAX + 1, sizeof(*out->frames));
 	if (!out->frames)
 		return -ENOMEM;
@@ -135,7 +140,8 @@ static const char *stack_suppression(const struct lk_session *s, struct lk_symbo
 {
 	if (!sc->known[id]) {
 		struct lk_leak l = {0};
-		if (symbolize_stack(s, sym, id, &l) == 0)
+		int damaged = 0;
+		if (symbolize_stack(s, sym, id, &l, &damaged) == 0)
 			sc->pattern[id] = lk_suppressions_match(sup, l.frames, l.n_frames);
 		release_frames(&l);
 		sc->known[id] = 1;
@@ -186,6 +192,9 @@ static const char *scan_note(const struct lk_session *s)
 		return NULL;
 	if (s->exit_called && s->classes)
 		return why[0];
+	if (s->classes && s->unclassified)
+		return "blocks that overlapped others (frees leakscope did not see, or events the "
+		       "program made up) were not classified: they are listed as not freed";
 	if (s->classes)
 		return NULL;
 	if (s->exit_called)
@@ -211,11 +220,14 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 	out->stats = s->stats;
 	out->marks = s->marks;
 	out->n_marks = s->n_marks;
-	out->marks_dropped = s->marks_dropped + s->marks_bad + atomic_load(&s->hdr->mark_dropped);
+	out->marks_dropped = s->marks_dropped + s->marks_bad + s->marks_lost;
+	out->region_note = lk_session_note(s);
+	out->incomplete = out->region_note != NULL;
 
-	uint32_t n_stacks = atomic_load(&s->hdr->stack_count);
-	if (n_stacks > LK_STACK_ENTRIES)
-		n_stacks = LK_STACK_ENTRIES;
+	/* stack ids of live blocks were checked when their events were, and
+	 * are below stack_end; id 0 (none) is a group too */
+	uint32_t n_stacks = s->view.stack_end > 0 ? s->view.stack_end : 1;
+	int damaged = 0;
 	out->scanned = s->classes != NULL;
 	out->scan_note = scan_note(s);
 	if (s->own_malloc)
@@ -251,7 +263,7 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 		int via_leader = k % GROUP_CLASSES == INDIRECT_OF_SUPPRESSED;
 		struct lk_leak l = {.bytes = g[k].bytes, .objects = g[k].objects, .stack = id,
 				    .cls = via_leader ? LK_CLASS_INDIRECT : (int)(k % GROUP_CLASSES)};
-		if ((rc = symbolize_stack(s, sym, id, &l)) != 0)
+		if ((rc = symbolize_stack(s, sym, id, &l, &damaged)) != 0)
 			break;
 		l.suppression = sup ? lk_suppressions_match(sup, l.frames, l.n_frames) : NULL;
 		if (!l.suppression && via_leader)
@@ -280,6 +292,9 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 	free(g);
 	free(sc.pattern);
 	free(sc.known);
+	if (damaged && !out->region_note)
+		out->region_note = "the program overwrote leakscope's shared memory (a stack "
+				   "entry): stacks it overwrote are not shown";
 	if (out->n_leaks)
 		qsort(out->leaks, out->n_leaks, sizeof(*out->leaks), by_bytes);
 	if (out->n_suppressed)

@@ -54,6 +54,9 @@ struct lk_leak_report {
 	const char *alloc_note;    /* why allocations could not be seen, or NULL */
 	const char *scan_note;     /* why a scan that was asked for did not happen, or
 				    * how it was made without ptrace */
+	const char *region_note;   /* the program overwrote leakscope's shared memory:
+				    * what the report lacks, or NULL */
+	int incomplete;            /* ... and events were lost (lk_session_note) */
 	struct lk_leak *leaks;     /* reported: by class, then bytes descending */
 	size_t n_leaks;
 	struct lk_leak *suppressed;
@@ -74,7 +77,9 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 
 /* Objects that make `run` fail CI: definitely and indirectly lost, and
  * not-freed blocks of a process that could not be scanned (objects, not
- * bytes: a lost zero-size block is a lost object). */
+ * bytes: a lost zero-size block is a lost object). None when the report
+ * is incomplete: the program overwrote leakscope's shared memory, frees
+ * were lost, and its blocks are no verdict. */
 uint64_t lk_leak_report_lost(const struct lk_leak_report *r);
 void lk_leak_report_release(struct lk_leak_report *r);
 

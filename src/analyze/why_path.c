@@ -108,12 +108,12 @@ static char *describe(const struct lk_session *s, struct lk_symbolizer *sym,
 static int site_of(const struct lk_session *s, struct lk_symbolizer *sym, size_t slot,
 		   struct lk_frame_text *out)
 {
-	const uint64_t *ips;
-	uint32_t depth = lk_session_stack(s, s->live.slots[slot].stack, &ips);
+	uint64_t ips[LK_MAX_FRAMES];
+	int depth = lk_session_stack(s, s->live.slots[slot].stack, ips);
 	const char *path;
 	uint64_t bias;
 	memset(out, 0, sizeof(*out));
-	if (depth == 0 || lk_session_module(s, ips[0], &path, &bias) != 0)
+	if (depth <= 0 || lk_session_module(s, ips[0], &path, &bias) != 0)
 		return 0;
 	struct lk_frame_text f[8] = {{0}};
 	int n = lk_symbolize(sym, path, bias, ips[0], f, 8);

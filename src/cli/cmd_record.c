@@ -261,6 +261,8 @@ static int summary(const struct lk_recorder *rec)
 			"%llu bytes (%.2f bytes/event)%s\n", in.path, (int)in.pid, in.comm,
 			(unsigned long long)in.events, in.seconds, (unsigned long long)in.bytes, per,
 			in.err ? ", stopped early" : in.running ? ", still running" : "");
+		if (in.region_note)
+			fprintf(stderr, "leakscope: trace %s: %s\n", in.path, in.region_note);
 		bad |= in.err != 0;
 	}
 	return bad;

@@ -262,7 +262,7 @@ static void accept_release(struct lk_collector *c, const struct lk_release *m, p
 	}
 	if (s->scan_wanted) {
 		s->exit_call = 1;
-		atomic_store(&s->hdr->exit_call, 1);
+		atomic_store(&s->view.hdr->exit_call, 1);
 	}
 }
 
@@ -285,7 +285,7 @@ static int accept_one(struct lk_collector *c, int fd)
 		}
 	} else if (n == (ssize_t)sizeof(m.exit) && m.exit.magic == LK_EXIT_MAGIC && fds[1] >= 0) {
 		struct lk_session *s = lk_collector_find(c, peer);
-		if (s && s->exit_call)
+		if (s && s->exit_call && !s->exit_called) /* once: it ends */
 			lk_exitcall_serve(s, &m.exit, fds[0], fds[1]);
 		char done = 1;
 		if (write(fd, &done, 1) != 1) {

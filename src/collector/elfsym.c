@@ -1,10 +1,10 @@
 /* elfsym.c - named symbols of an ELF file (elfsym.h). */
-#include <fcntl.h>
 #include <gelf.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "collector/elfsym.h"
+#include "common/regfile.h"
 
 static size_t match_table(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, const char *const *names,
 			  uint64_t *out, size_t n, size_t found)
@@ -32,7 +32,7 @@ size_t lk_elf_symbols(const char *path, const char *const *names, uint64_t *out,
 {
 	size_t found = 0;
 	memset(out, 0, n * sizeof(*out));
-	int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	int fd = path ? lk_regfile_open(path) : -1;
 	if (fd < 0 || elf_version(EV_CURRENT) == EV_NONE)
 		goto out;
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);

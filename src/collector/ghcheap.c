@@ -174,9 +174,11 @@ static int add_dead(struct lk_ghc_heap *h, uint64_t start, uint64_t used)
 	return 0;
 }
 
-/* The block groups of one megablock; *next: where the next megablock to
- * walk starts (past a group spanning several). */
-static int walk_megablock(struct lk_ghc_heap *h, uint64_t mb, uint64_t *next)
+/* The block groups of one megablock of a mapping ending at hi; *next:
+ * where the next megablock to walk starts (past a group spanning
+ * several). A group is cut at hi: its descriptor is the program's memory,
+ * and a made-up size must not make a root or a bitmap of terabytes. */
+static int walk_megablock(struct lk_ghc_heap *h, uint64_t mb, uint64_t hi, uint64_t *next)
 {
 	static uint8_t desc[FIRST_BLOCK * BLOCK];
 	*next = mb + MBLOCK;
@@ -196,6 +198,8 @@ static int walk_megablock(struct lk_ghc_heap *h, uint64_t mb, uint64_t *next)
 		if (start != at || blocks == 0)   /* not a group head: keep it all */
 			return add_root(h, at, mb + MBLOCK);
 		uint64_t end = start + (uint64_t)blocks * BLOCK;
+		if (end > hi)
+			end = hi;
 		int rc = 0;
 		if ((flags & BF_MARKED) && !(flags & BF_NONMOVING))
 			h->compacted = 1;
@@ -229,7 +233,7 @@ int lk_ghc_heap_add_mapping(struct lk_ghc_heap *h, uint64_t lo, uint64_t hi)
 	}
 	while (mb + MBLOCK <= hi) {
 		uint64_t next;
-		if (walk_megablock(h, mb, &next))
+		if (walk_megablock(h, mb, hi, &next))
 			return -ENOMEM;
 		mb = next;
 	}

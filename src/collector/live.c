@@ -2,19 +2,36 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "collector/live.h"
 
+#define INITIAL_BITS 10
+
 static size_t slot_of(const struct lk_live *t, uint64_t addr)
 {
-	uint64_t h = addr * 0x9e3779b97f4a7c15ULL;
-	return (size_t)(h >> 20) & (t->cap - 1);
+	return (size_t)((addr * t->key) >> t->shift);
+}
+
+uint64_t lk_live_key(void)
+{
+	uint64_t k = 0;
+	if (getrandom(&k, sizeof(k), GRND_NONBLOCK) != (ssize_t)sizeof(k)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		k = ((uint64_t)ts.tv_nsec << 32) ^ (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)&k;
+		k *= 0x9e3779b97f4a7c15ULL;
+	}
+	return k | 1;
 }
 
 int lk_live_init(struct lk_live *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->cap = 1024;
+	t->cap = (size_t)1 << INITIAL_BITS;
+	t->shift = 64 - INITIAL_BITS;
+	t->key = lk_live_key();
 	t->slots = calloc(t->cap, sizeof(*t->slots));
 	return t->slots ? 0 : -ENOMEM;
 }
@@ -27,7 +44,7 @@ void lk_live_release(struct lk_live *t)
 
 static int grow(struct lk_live *t)
 {
-	struct lk_live n = {.cap = t->cap * 2, .count = 0, .bytes = 0};
+	struct lk_live n = {.cap = t->cap * 2, .shift = t->shift - 1, .key = t->key};
 	n.slots = calloc(n.cap, sizeof(*n.slots));
 	if (!n.slots)
 		return -ENOMEM;

@@ -3,6 +3,11 @@
  * thread, flags. Open addressing with linear probing and
  * backward-shift deletion (no tombstones), so its memory follows the number
  * of live blocks, never the number of events.
+ *
+ * Addresses come from the traced program, which may choose them to collide
+ * (it can write its ring itself): the slot is the top bits of the address
+ * times a random odd key of each table (multiply-shift hashing), which the
+ * program cannot know.
  */
 #ifndef LK_COLLECTOR_LIVE_H
 #define LK_COLLECTOR_LIVE_H
@@ -29,7 +34,9 @@ struct lk_block {
 
 struct lk_live {
 	struct lk_block *slots;
-	size_t cap;      /* power of two */
+	size_t cap;      /* power of two, 2^(64 - shift) */
+	unsigned shift;
+	uint64_t key;    /* random, odd */
 	size_t count;
 	uint64_t bytes;
 };
@@ -43,6 +50,10 @@ int lk_live_put(struct lk_live *t, const struct lk_block *b);
 /* Remove addr; 0 if it was live, -1 if unknown (an unmatched free). */
 int lk_live_del(struct lk_live *t, uint64_t addr, struct lk_block *out);
 struct lk_block *lk_live_get(const struct lk_live *t, uint64_t addr);
+
+/* A random odd multiplier: (x * key) >> (64 - bits) hashes values the
+ * program chose into 2^bits slots, without collisions it can plan. */
+uint64_t lk_live_key(void);
 
 #define lk_live_foreach(t, b) \
 	for (struct lk_block *b = (t)->slots; b < (t)->slots + (t)->cap; b++) \

@@ -34,6 +34,7 @@
 #include "collector/ghcheap.h"
 #include "collector/scan.h"
 #include "collector/threadregs.h"
+#include "common/error.h"
 
 #define RED_ZONE 128
 
@@ -196,6 +197,7 @@ struct root_search {
 	const char *exe;
 	struct roots *rs;
 	struct code_ranges *code;  /* readable mappings of files */
+	struct roots *readable;    /* every readable mapping */
 };
 
 /* The thread whose stack the mapping [lo, hi) is: its stack pointer lies
@@ -410,6 +412,11 @@ static int collect_roots(const struct root_search *q)
 	int rc = 0;
 	uint64_t guard_end = 0;
 	while (!rc && fgets(line, sizeof(line), f)) {
+		/* a name longer than the line (the program names its files) must
+		 * not be read as the next mapping: drop the rest of the line */
+		if (!strchr(line, '\n'))
+			for (int ch = getc(f); ch != EOF && ch != '\n'; ch = getc(f))
+				;
 		uint64_t lo, hi;
 		char perms[8] = "";
 		int name_at = 0;
@@ -424,6 +431,8 @@ static int collect_roots(const struct root_search *q)
 		if (perms[0] == 'r' && *name == '/')
 			add_file_map(q->code, lo, hi,
 				     LK_ADDR_FILE | (perms[2] == 'x' ? LK_ADDR_CODE : 0));
+		if (!rc && perms[0] == 'r' && lo < hi)
+			rc = add_root(q->readable, lo, hi);
 		if (rc || perms[0] != 'r' || perms[1] != 'w' || perms[3] != 'p')
 			continue;
 		if (!strncmp(name, "[heap]", 6) || !strncmp(name, "/memfd:leakscope", 16) ||
@@ -432,6 +441,57 @@ static int collect_roots(const struct root_search *q)
 		rc = mapping_roots(q, lo, hi, name, guarded);
 	}
 	fclose(f);
+	return rc;
+}
+
+static int cmp_root(const void *a, const void *b)
+{
+	const struct lk_reach_root *x = a, *y = b;
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* The regions the program registered (leakscope_register_root), merged and
+ * cut to its readable mappings (sorted, as maps lists them): made-up
+ * regions - most of the address space, one wrapping around its end, the
+ * same one a thousand times - cost no more than the memory there is. */
+static int add_registered(const struct lk_session *s, const struct roots *readable,
+			  struct roots *rs)
+{
+	struct roots u = {0};
+	int rc = 0;
+	if (!s->roots.slots)    /* none was registered */
+		return 0;
+	lk_live_foreach(&s->roots, b) {
+		uint64_t hi = b->size > UINT64_MAX - b->addr ? UINT64_MAX : b->addr + b->size;
+		if (b->size && (rc = add_root(&u, b->addr, hi)) != 0)
+			break;
+	}
+	if (rc || u.n == 0) {
+		free(u.r);
+		return rc;
+	}
+	qsort(u.r, u.n, sizeof(*u.r), cmp_root);
+	size_t k = 0;
+	for (size_t i = 1; i < u.n; i++) {
+		if (u.r[i].lo <= u.r[k].hi) {
+			if (u.r[i].hi > u.r[k].hi)
+				u.r[k].hi = u.r[i].hi;
+		} else {
+			u.r[++k] = u.r[i];
+		}
+	}
+	u.n = k + 1;
+	for (size_t i = 0, j = 0; i < u.n && j < readable->n && !rc;) {
+		const struct lk_reach_root *a = &u.r[i], *m = &readable->r[j];
+		uint64_t lo = a->lo > m->lo ? a->lo : m->lo, hi = a->hi < m->hi ? a->hi : m->hi;
+		if (lo < hi)
+			rc = add_root_as(rs, lo, hi, LK_ROOT_REGISTERED, -1, NULL);
+		if (a->hi < m->hi)
+			i++;
+		else
+			j++;
+	}
+	free(u.r);
 	return rc;
 }
 
@@ -478,6 +538,8 @@ static int read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
 {
 	struct mem_reader *m = ctx;
 	uint64_t prev = m->prev;
+	if (len > UINT64_MAX - addr)
+		return -EFAULT;
 	m->prev = addr;
 	if (addr >= m->base && addr + len <= m->base + m->filled) {
 		memcpy(buf, m->win + (addr - m->base), len);
@@ -497,6 +559,54 @@ static int read_mem(void *ctx, uint64_t addr, void *buf, size_t len)
 	}
 	ssize_t n = pread(m->fd, buf, len, (off_t)addr);
 	return n == (ssize_t)len ? 0 : -EFAULT;
+}
+
+struct order {
+	uint64_t addr;
+	size_t i;
+};
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct order *x = a, *y = b;
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* Keep, in address order, the blocks the classifier can take: none past
+ * the end of the address space, none overlapping a block kept before it.
+ * The others come from events no allocator makes (the program wrote its
+ * ring itself) or from frees leakscope did not see; they stay unclassified.
+ * Returns how many are kept, at the front of blocks, slot and ignored. */
+static size_t keep_disjoint(struct lk_block *blocks, size_t *slot, uint8_t *ignored, size_t n)
+{
+	struct order *o = malloc((n + 1) * sizeof(*o));
+	struct lk_block *b2 = malloc((n + 1) * sizeof(*b2));
+	size_t *s2 = malloc((n + 1) * sizeof(*s2));
+	uint8_t *i2 = malloc(n + 1);
+	size_t k = 0;
+	if (o && b2 && s2 && i2) {
+		for (size_t i = 0; i < n; i++)
+			o[i] = (struct order){blocks[i].addr, i};
+		qsort(o, n, sizeof(*o), cmp_order);
+		uint64_t end = 0;
+		for (size_t j = 0; j < n; j++) {
+			const struct lk_block *b = &blocks[o[j].i];
+			if (b->size > UINT64_MAX - b->addr || b->addr < end)
+				continue;
+			end = b->addr + b->size;
+			b2[k] = *b;
+			s2[k] = slot[o[j].i];
+			i2[k++] = ignored[o[j].i];
+		}
+		memcpy(blocks, b2, k * sizeof(*b2));
+		memcpy(slot, s2, k * sizeof(*s2));
+		memcpy(ignored, i2, k);
+	}
+	free(o);
+	free(b2);
+	free(s2);
+	free(i2);
+	return k;
 }
 
 /* At the process's end, the thread that called exit() or returned from
@@ -608,7 +718,7 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	size_t *slot = malloc((n + 1) * sizeof(*slot));
 	uint64_t *addrs = malloc((n + 1) * sizeof(*addrs));
 	uint8_t *ignored = malloc(n + 1);
-	struct roots rs = {0};
+	struct roots rs = {0}, readable = {0};
 	struct lk_reach reach = {0};
 	uint64_t *regs = NULL;
 	struct live_thread *threads = NULL;
@@ -627,7 +737,7 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	}
 	qsort(addrs, k, sizeof(*addrs), cmp_u64);
 	size_t n_threads = 0, n_regs = 0;
-	uint64_t exit_sp = atomic_load(&s->hdr->exit_sp);
+	uint64_t exit_sp = atomic_load(&s->view.hdr->exit_sp); /* a bound only: untrusted */
 	if ((rc = threads_of(snap, exit_sp, &threads, &n_threads, &regs, &n_regs)) != 0)
 		goto out;
 	struct root_search q = {
@@ -636,40 +746,46 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 		.exit_sp = exit_sp,
 		.tcb_tid_ok = tcb_layout_confirmed(snap),
 		.addrs = addrs, .n = k, .exe = s->exe, .rs = &rs,
-		.code = &code,
+		.code = &code, .readable = &readable,
 	};
 	if ((rc = lk_ghc_heap_open(s->exe, 0, snap->mem_fd, &ghc)) != 0)
 		goto out;
 	q.ghc = ghc;
-	if ((rc = collect_roots(&q)) != 0 || (rc = add_ghc_roots(ghc, &rs)) != 0)
-		goto out;
-	for (size_t i = 0; i < s->n_roots && !rc; i++)
-		rc = add_root_as(&rs, s->roots[i].addr, s->roots[i].addr + s->roots[i].size,
-				 LK_ROOT_REGISTERED, -1, NULL);
-	if (rc)
+	if ((rc = collect_roots(&q)) != 0 || (rc = add_ghc_roots(ghc, &rs)) != 0 ||
+	    (rc = add_registered(s, &readable, &rs)) != 0)
 		goto out;
 	mem->fd = snap->mem_fd;
 	mem->files = &code;
 	mem->base = mem->prev = 0;
 	mem->filled = 0;
+	size_t all = k;
 	rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, n_regs, ignored,
 			       LK_REACH_GLIBC_CHUNKS | LK_REACH_HEURISTICS |
 			       (s->want_why ? LK_REACH_WHY : 0),
 			       read_mem, addr_kind, mem, &reach);
+	if (rc == LK_EUSAGE) { /* blocks that wrap or overlap: classify the others */
+		k = keep_disjoint(blocks, slot, ignored, k);
+		rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, n_regs, ignored,
+				       LK_REACH_GLIBC_CHUNKS | LK_REACH_HEURISTICS |
+				       (s->want_why ? LK_REACH_WHY : 0),
+				       read_mem, addr_kind, mem, &reach);
+	}
 	if (rc)
 		goto out;
 	free(s->classes);
 	free(s->leaders);
-	s->classes = calloc(s->live.cap, 1);
+	s->classes = malloc(s->live.cap + 1);
 	s->leaders = calloc(s->live.cap + 1, sizeof(*s->leaders));
 	if (!s->classes || !s->leaders) {
 		rc = -ENOMEM;
 		goto out;
 	}
+	memset(s->classes, LK_CLASS_NOT_FREED, s->live.cap + 1);
 	for (size_t i = 0; i < k; i++) {
 		s->classes[slot[i]] = reach.classes[i];
 		s->leaders[slot[i]] = (uint32_t)slot[reach.leader[i]];
 	}
+	s->unclassified = all - k;
 	if (s->want_why)
 		rc = keep_why(s, &reach, slot, k, &rs, &code, n_threads * LK_GENERAL_REGS,
 			      snap->mem_fd);
@@ -681,6 +797,7 @@ out:
 	free(rs.info);
 	free(code.r);
 	free(rs.r);
+	free(readable.r);
 	free(blocks);
 	free(slot);
 	free(addrs);

@@ -1,12 +1,11 @@
-/* session.c - map a traced process's region and consume its events. */
+/* session.c - consume a traced process's events from its shared region
+ * (read through shmview.h: never trusted) into its live blocks. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,40 +49,24 @@ static char *read_cmdline(pid_t pid)
 	return strdup(buf);
 }
 
-static int header_valid(const struct lk_shm_header *h, uint64_t size)
-{
-	return h->magic == LK_SHM_MAGIC && h->version == LK_SHM_VERSION && h->size == size &&
-	       h->ring_off + (uint64_t)LK_RING_SLOTS * sizeof(struct lk_slot) <= size &&
-	       h->entry_off + (uint64_t)LK_STACK_ENTRIES * sizeof(struct lk_stack_entry) <= size &&
-	       h->frame_off + (uint64_t)LK_FRAME_POOL * sizeof(uint64_t) <= size &&
-	       h->module_off + (uint64_t)LK_MODULES_MAX * sizeof(struct lk_module_entry) <= size &&
-	       h->mark_off + (uint64_t)LK_MARK_SLOTS * sizeof(struct lk_mark_slot) <= size &&
-	       h->mark_off < size && h->mark_off % 8 == 0;
-}
-
 int lk_session_open(struct lk_session **out, int memfd, const struct lk_hello *hello, pid_t peer)
 {
-	uint64_t size = lk_shm_total_size();
-	struct stat st;
-	if (fstat(memfd, &st) != 0 || (uint64_t)st.st_size != size)
-		return -EPROTO;
-	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
-	if (m == MAP_FAILED)
-		return -errno;
 	struct lk_session *s = calloc(1, sizeof(*s));
-	if (!s || !header_valid(m, size) || lk_live_init(&s->live) != 0) {
+	if (!s)
+		return -ENOMEM;
+	int rc = lk_shmview_map(&s->view, memfd);
+	if (rc == 0 && lk_live_init(&s->live) != 0)
+		rc = -ENOMEM;
+	if (rc) {
+		lk_shmview_release(&s->view);
 		free(s);
-		munmap(m, size);
-		return -EPROTO;
+		return rc;
 	}
-	s->hdr = m;
-	s->mark_area = LK_SHM_AT(s->hdr, mark_off, struct lk_mark_slot); /* checked once */
-	s->map_size = size;
 	s->pid = peer;
 	s->ppid = (pid_t)hello->ppid;
 	s->forked = (hello->flags & LK_SHM_FORKED) != 0;
 	s->own_malloc = (hello->flags & LK_SHM_OWN_MALLOC) != 0;
-	memcpy(s->comm, s->hdr->comm, sizeof(s->comm) - 1);
+	memcpy(s->comm, s->view.at_open.comm, sizeof(s->comm) - 1);
 	s->exe = read_link(peer);
 	s->cmdline = read_cmdline(peer);
 	s->pidfd = -1;
@@ -109,14 +92,14 @@ void lk_session_free(struct lk_session *s)
 	lk_session_detach(s);
 	if (s->pidfd >= 0)
 		close(s->pidfd);
-	munmap(s->hdr, s->map_size);
+	lk_shmview_release(&s->view);
 	lk_live_release(&s->live);
+	lk_live_release(&s->roots);
 	for (size_t i = 0; i < s->n_marks; i++)
 		free(s->marks[i].text);
 	free(s->marks);
 	free(s->classes);
 	free(s->leaders);
-	free(s->roots);
 	free(s->exe);
 	free(s->cmdline);
 	free(s->handover_path);
@@ -124,17 +107,29 @@ void lk_session_free(struct lk_session *s)
 	free(s);
 }
 
+void lk_session_corrupt(struct lk_session *s, const char *what)
+{
+	if (s->corrupt)
+		return;
+	s->corrupt = what;
+	snprintf(s->note, sizeof(s->note),
+		 "the program overwrote leakscope's shared memory (%s): its report is incomplete",
+		 what);
+	lk_shmview_abandon(&s->view);
+}
+
+const char *lk_session_note(const struct lk_session *s)
+{
+	return s->corrupt ? s->note : NULL;
+}
+
+/* Regions the scan takes as roots (keyed by address: a region registered
+ * twice is one, and unregistering costs no search). */
 static void root_add(struct lk_session *s, uint64_t addr, uint64_t size)
 {
-	if (s->n_roots == s->cap_roots) {
-		size_t nc = s->cap_roots ? s->cap_roots * 2 : 8;
-		struct lk_block *r = realloc(s->roots, nc * sizeof(*r));
-		if (!r)
-			return;
-		s->roots = r;
-		s->cap_roots = nc;
-	}
-	s->roots[s->n_roots++] = (struct lk_block){.addr = addr, .size = size};
+	if (!s->roots.slots && lk_live_init(&s->roots) != 0)
+		return;
+	lk_live_put(&s->roots, &(struct lk_block){.addr = addr, .size = size});
 }
 
 /* Hand m to the hook, and keep it if asked (taking its text). */
@@ -167,17 +162,16 @@ int lk_session_add_mark(struct lk_session *s, int snapshot, const char *text)
 /* A mark event: its text is in mark slot e->addr, if the target did its part. */
 static void apply_mark(struct lk_session *s, const struct lk_slot *e, uint64_t pos, int snapshot)
 {
-	uint64_t k = e->addr;
-	struct lk_mark_slot *slot = s->mark_area + (k & (LK_MARK_SLOTS - 1));
-	if (atomic_load_explicit(&slot->seq, memory_order_acquire) != LK_MARK_DONE(k)) {
+	char text[LK_MARK_TEXT];
+	int rc = lk_shmview_mark_text(&s->view, e->addr, text);
+	if (rc < 0) {
+		lk_session_corrupt(s, "a mark text");
+		return;
+	}
+	if (rc == 0) {
 		s->marks_bad++;
 		return;
 	}
-	char text[LK_MARK_TEXT];
-	uint32_t len = slot->len < LK_MARK_TEXT ? slot->len : LK_MARK_TEXT - 1;
-	memcpy(text, slot->text, len);
-	text[len] = 0;
-	atomic_store_explicit(&slot->seq, 0, memory_order_release);
 	struct lk_mark m = {.snapshot = snapshot, .pos = pos, .live_bytes = s->live.bytes,
 			    .tid = e->tid, .text = strdup(text)};
 	if (m.text)
@@ -202,6 +196,10 @@ static void apply_alloc(struct lk_session *s, const struct lk_slot *e, uint64_t 
 			     .stack = e->stack, .tid = e->tid};
 	if (!b.addr)
 		return;
+	if (lk_shmview_check_stack(&s->view, b.stack) != 0) {
+		lk_session_corrupt(s, "a stack id or entry");
+		return;
+	}
 	struct lk_block old;
 	const struct lk_block *was = s->sink ? lk_live_get(&s->live, b.addr) : NULL;
 	if (was) {
@@ -298,11 +296,8 @@ static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 		apply_mark(s, e, pos, LK_EV_KIND(ks) == LK_EV_SNAPSHOT);
 		break;
 	case LK_EV_ROOT_DEL:
-		for (size_t i = 0; i < s->n_roots; i++)
-			if (s->roots[i].addr == e->addr) {
-				s->roots[i] = s->roots[--s->n_roots];
-				break;
-			}
+		if (s->roots.slots)
+			lk_live_del(&s->roots, e->addr, NULL);
 		break;
 	default:
 		break;
@@ -311,19 +306,34 @@ static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 		notify(s, e, pos, NULL, NULL);
 }
 
-uint64_t lk_session_drain(struct lk_session *s, int final)
+/* Position pos is reserved but not committed: may it be skipped? Yes when
+ * it was reserved STUCK_MS ago or more: a wait began then, and pos was
+ * below the head seen at that time. Then so may every position after it
+ * that was reserved by then, without a wait of its own. */
+static int stuck_skip(struct lk_session *s, uint64_t pos, uint64_t head)
+{
+	uint64_t now = now_ms();
+	if (s->stuck_since && pos < s->stuck_limit)
+		return now - s->stuck_since > STUCK_MS;
+	s->stuck_since = now ? now : 1;
+	s->stuck_limit = head;
+	return 0;
+}
+
+/* Consume the committed events of [s->tail, head); stop at the first slot
+ * not committed (unless final, or it waited too long) or when the session
+ * gave up on its region. */
+static uint64_t consume(struct lk_session *s, uint64_t head, int final)
 {
 	uint64_t n = 0;
-	uint64_t head = atomic_load_explicit(&s->hdr->ring_head, memory_order_acquire);
-	struct lk_slot *ring = LK_SHM_AT(s->hdr, ring_off, struct lk_slot);
-	if (s->sink && s->sink->begin && s->tail < head)
-		s->sink->begin(s->sink_data, s);
-	while (s->tail < head) {
+	struct lk_slot *ring = s->view.ring;
+	while (s->tail < head && !s->corrupt) {
 		uint64_t pos = s->tail, lap = LK_RING_LAP(pos);
 		struct lk_slot *slot = &ring[pos & (LK_RING_SLOTS - 1)];
 		uint64_t seq = atomic_load_explicit(&slot->seq, memory_order_acquire);
 		if (seq == lap + 1) {
-			struct lk_slot copy = *slot;
+			struct lk_slot copy;
+			memcpy(&copy, slot, sizeof(copy));
 			atomic_store_explicit(&slot->seq, lap + LK_RING_SLOTS, memory_order_release);
 			/* after an exit call-back's scan, events are handed back
 			 * unapplied: the verdicts belong to the blocks as they were,
@@ -332,58 +342,77 @@ uint64_t lk_session_drain(struct lk_session *s, int final)
 				apply(s, &copy, pos);
 				n++;
 			}
-		} else if (final || (s->stuck_pos == pos && now_ms() - s->stuck_since > STUCK_MS)) {
+		} else if (final || stuck_skip(s, pos, head)) {
 			/* reserved and never committed: its writer died or jumped away */
 			uint64_t expect = seq;
 			if (seq == lap)
 				atomic_compare_exchange_strong(&slot->seq, &expect, lap + LK_RING_SLOTS);
 			s->stats.stuck_slots++;
 		} else {
-			if (s->stuck_pos != pos) {
-				s->stuck_pos = pos;
-				s->stuck_since = now_ms();
-			}
 			break;
 		}
 		s->tail++;
 	}
-	atomic_store_explicit(&s->hdr->ring_tail, s->tail, memory_order_release);
 	return n;
 }
 
-uint32_t lk_session_stack(const struct lk_session *s, uint32_t id, const uint64_t **ips)
+/* Copy the module table's new entries: those of the events to come (before
+ * them, in case the session gives up on its region during the drain) and
+ * those of the events consumed (written before their events). 0, or -1
+ * when the session gave up. */
+static int sync_modules(struct lk_session *s)
 {
-	uint32_t count = atomic_load(&s->hdr->stack_count);
-	if (id == 0 || id >= count || id >= LK_STACK_ENTRIES)
+	if (lk_shmview_sync_modules(&s->view) == -EPROTO)
+		lk_session_corrupt(s, "the module table");
+	return s->corrupt ? -1 : 0;
+}
+
+uint64_t lk_session_drain(struct lk_session *s, int final)
+{
+	if (s->corrupt)
 		return 0;
-	const struct lk_stack_entry *e = LK_SHM_AT(s->hdr, entry_off, struct lk_stack_entry) + id;
-	uint32_t depth = e->depth, first = e->first;
-	if (depth == 0 || depth > LK_MAX_FRAMES || (uint64_t)first + depth > LK_FRAME_POOL)
+	struct lk_shmview *v = &s->view;
+	if (lk_shmview_intact(v) != 0) {
+		lk_session_corrupt(s, "its header");
 		return 0;
-	*ips = LK_SHM_AT(s->hdr, frame_off, uint64_t) + first;
-	return depth;
+	}
+	uint64_t head = atomic_load_explicit(&v->hdr->ring_head, memory_order_acquire);
+	if (head < s->tail || head - s->tail > (uint64_t)LK_RING_SLOTS + LK_THREADS_MAX) {
+		lk_session_corrupt(s, "the ring's head");
+		return 0;
+	}
+	if (sync_modules(s))
+		return 0;
+	if (s->sink && s->sink->begin && s->tail < head)
+		s->sink->begin(s->sink_data, s);
+	uint64_t n = consume(s, head, final);
+	if (s->corrupt || sync_modules(s))
+		return n;
+	if (final && lk_shmview_verify_stacks(v) != 0) {
+		lk_session_corrupt(s, "a stack entry");
+		return n;
+	}
+	s->marks_lost = atomic_load_explicit(&v->hdr->mark_dropped, memory_order_relaxed);
+	atomic_store_explicit(&v->hdr->ring_tail, s->tail, memory_order_release);
+	return n;
+}
+
+int lk_session_stack(const struct lk_session *s, uint32_t id, uint64_t ips[LK_MAX_FRAMES])
+{
+	return lk_shmview_stack(&s->view, id, ips);
 }
 
 int lk_session_module_info(const struct lk_session *s, uint64_t ip,
 			   struct lk_session_module_info *out)
 {
-	const struct lk_module_entry *m = LK_SHM_AT(s->hdr, module_off, struct lk_module_entry);
-	uint32_t n = atomic_load(&s->hdr->module_count);
-	if (n > LK_MODULES_MAX)
-		n = LK_MODULES_MAX;
-	for (uint32_t i = n; i-- > 0;) {
-		uint64_t lo = m[i].lo, hi = m[i].hi;
-		if (ip < lo || ip >= hi)
-			continue;
-		if (memchr(m[i].path, 0, LK_PATH_MAX) == NULL)
-			return -EPROTO;
-		out->path = m[i].path[0] ? m[i].path : s->exe;
-		out->bias = m[i].bias;
-		out->lo = lo;
-		out->hi = hi;
-		return out->path ? 0 : -ENOENT;
-	}
-	return -ENOENT;
+	const struct lk_shmview_module *m = lk_shmview_module_of(&s->view, ip);
+	if (!m)
+		return -ENOENT;
+	out->path = m->path[0] ? m->path : s->exe;
+	out->bias = m->bias;
+	out->lo = m->lo;
+	out->hi = m->hi;
+	return out->path ? 0 : -ENOENT;
 }
 
 int lk_session_module(const struct lk_session *s, uint64_t ip, const char **path, uint64_t *bias)

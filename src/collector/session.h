@@ -3,8 +3,9 @@
  * shared region (mapped read-write: the collector hands ring slots back),
  * its live blocks, counters, and how it ended.
  *
- * The region is written by the target and never trusted: every id, index
- * and count read from it is bounds-checked before use.
+ * The region is written by the target and never trusted (shmview.h): a
+ * region found inconsistent is given up on - the session stops reading
+ * it, keeps what it gathered, and its report says so (lk_session_note).
  */
 #ifndef LK_COLLECTOR_SESSION_H
 #define LK_COLLECTOR_SESSION_H
@@ -13,6 +14,7 @@
 #include <sys/types.h>
 
 #include "collector/live.h"
+#include "collector/shmview.h"
 #include "collector/why.h"
 #include "common/shm.h"
 
@@ -79,12 +81,12 @@ struct lk_session {
 	char comm[64];
 	char *exe;              /* /proc/PID/exe at start */
 	char *cmdline;          /* argv joined by spaces */
-	struct lk_shm_header *hdr;
-	struct lk_mark_slot *mark_area; /* in the region, as validated at open */
-	uint64_t map_size;
+	struct lk_shmview view;  /* the region: never trusted */
+	const char *corrupt;    /* what the program overwrote, or NULL (see below) */
+	char note[192];         /* ... and the report's sentence about it */
 	uint64_t tail;          /* next ring position to consume */
-	uint64_t stuck_pos;     /* position waited on, and since when (ms) */
-	uint64_t stuck_since;
+	uint64_t stuck_since;   /* a wait for an uncommitted slot began then (ms) ... */
+	uint64_t stuck_limit;   /* ... when positions below this were reserved */
 	struct lk_live live;
 	struct lk_session_stats stats;
 	enum lk_session_state state;
@@ -92,8 +94,7 @@ struct lk_session {
 	int wait_status;        /* valid if has_status */
 	int has_status;
 	struct lk_block undo[64];  /* last realloc-freed block per thread (tid % 64) */
-	struct lk_block *roots;   /* regions registered with leakscope_register_root */
-	size_t n_roots, cap_roots;
+	struct lk_live roots;     /* regions registered with leakscope_register_root */
 	int scan_wanted, scan_errno; /* a scan at the end was asked; why ptrace failed */
 	int exit_call;          /* no ptrace: the process calls back at exit (common/shm.h) */
 	int handover;           /* let go of ptrace: enum lk_release_reason, or 0 */
@@ -106,6 +107,7 @@ struct lk_session {
 	uint8_t *classes;       /* per live slot, enum lk_leak_class; NULL: no scan */
 	uint32_t *leaders;      /* per live slot: an indirectly lost block's
 				 * definitely lost leader (its slot) */
+	size_t unclassified;    /* blocks the scan left "not freed": they overlapped others */
 	int exec_pending;       /* an execve is under way (or replaced the image) */
 	uint64_t order;         /* when it ended, for report order */
 	lk_mark_fn on_mark;     /* called for every mark applied, or NULL */
@@ -115,6 +117,7 @@ struct lk_session {
 	size_t n_marks;
 	uint64_t marks_dropped; /* not kept, or lost in the target (slot busy) */
 	uint64_t marks_bad;     /* events naming a text slot that was not committed */
+	uint32_t marks_lost;    /* the region's mark_dropped, as last read */
 	const struct lk_session_sink *sink; /* NULL: nobody listens */
 	void *sink_data;
 };
@@ -125,8 +128,20 @@ int lk_session_open(struct lk_session **out, int memfd, const struct lk_hello *h
 void lk_session_free(struct lk_session *s);
 
 /* Consume committed events; returns how many. final: the process is gone,
- * skip slots that will never be committed. */
+ * skip slots that will never be committed. Reads at most the positions
+ * the ring can hold (common/shm.h, LK_THREADS_MAX); nothing once the
+ * region was given up on. */
 uint64_t lk_session_drain(struct lk_session *s, int final);
+
+/* Give up on s's region: the program overwrote what (a phrase such as
+ * "the ring's head"). The session reads the region no more and keeps what
+ * it gathered; the ring's slots are abandoned (shmview.h) so the program's
+ * threads never wait for it. The first reason is kept. */
+void lk_session_corrupt(struct lk_session *s, const char *what);
+
+/* The sentence a report of s carries when its region was given up on, or
+ * NULL. */
+const char *lk_session_note(const struct lk_session *s);
 
 /* A mark at the current position (from a control client); text is copied.
  * Returns 0 or -ENOMEM. */
@@ -135,15 +150,16 @@ int lk_session_add_mark(struct lk_session *s, int snapshot, const char *text);
 
 void lk_session_detach(struct lk_session *s);
 
-/* Frames of stack id (innermost first); 0 if the id is not valid. */
-uint32_t lk_session_stack(const struct lk_session *s, uint32_t id, const uint64_t **ips);
+/* Frames of stack id (innermost first), copied into ips: the depth, 0 for
+ * none (id 0), -EPROTO when the program overwrote the stack's entry. */
+int lk_session_stack(const struct lk_session *s, uint32_t id, uint64_t ips[LK_MAX_FRAMES]);
 
 /* The module containing runtime address ip: its file and load bias. */
 int lk_session_module(const struct lk_session *s, uint64_t ip, const char **path, uint64_t *bias);
 
 /* The same with the module's runtime range [lo, hi) as the loader mapped it. */
 struct lk_session_module_info {
-	const char *path;       /* the region's text or s->exe; valid while s lives */
+	const char *path;       /* a copy of the region's text, or s->exe; valid while s lives */
 	uint64_t bias, lo, hi;
 };
 int lk_session_module_info(const struct lk_session *s, uint64_t ip,

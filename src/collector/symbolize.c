@@ -37,13 +37,13 @@
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/regfile.h"
 #include "collector/demangle.h"
 #include "collector/symbolize.h"
 
@@ -196,17 +196,20 @@ void lk_frame_text_release(struct lk_frame_text *f)
 /* Open path as one offline module at base 0; m->err tells if it failed. */
 static int module_open(struct module *m)
 {
-	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	/* a regular file only: the path is the traced program's word */
+	int fd = lk_regfile_open(m->path);
 	if (fd < 0)
-		return -errno;
-	close(fd);
-
+		return fd;
 	m->dwfl = dwfl_begin(&callbacks);
-	if (!m->dwfl)
+	if (!m->dwfl) {
+		close(fd);
 		return -ENOMEM;
+	}
 	dwfl_report_begin(m->dwfl);
-	m->mod = dwfl_report_elf(m->dwfl, m->name, m->path, -1, 0, false);
+	m->mod = dwfl_report_elf(m->dwfl, m->name, m->path, fd, 0, false);
 	dwfl_report_end(m->dwfl, NULL, NULL);
+	if (!m->mod)
+		close(fd);      /* else libdwfl owns it */
 	if (!m->mod) {
 		dwfl_end(m->dwfl);
 		m->dwfl = NULL;

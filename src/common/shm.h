@@ -38,6 +38,16 @@
  * Stacks are deduplicated in the target. A new stack's frames are written to
  * the frame pool and its entry published before any event names its id, so
  * the collector may read stack entries directly from the region.
+ *
+ * The program can write any byte of its region at any time: the collector
+ * trusts none of it (docs/shared-memory.md, "What the collector trusts";
+ * collector/shmview.h). It checks the header once against lk_shm_layout()
+ * and never reads an offset again, reads each value once and checks it
+ * against the constants below, and gives up on a region found inconsistent:
+ * it then stores UINT64_MAX in every slot's seq, so that producers drop
+ * their events (seq > lap(p)) instead of waiting for it. The memfd is
+ * sealed against shrinking (F_SEAL_SHRINK) before it is announced: pages
+ * past a new end would fault the collector.
  */
 #ifndef LK_COMMON_SHM_H
 #define LK_COMMON_SHM_H
@@ -216,18 +226,48 @@ struct lk_release {
 #define LK_MARK_BUSY UINT64_MAX
 #define LK_MARK_DONE(k) (2 * (uint64_t)(k) + 1)
 
-static inline uint64_t lk_shm_total_size(void)
+/*
+ * The ring never holds more positions than its slots and one more per
+ * thread: a producer reserves one position and waits for it. So
+ * ring_head - ring_tail <= LK_RING_SLOTS + LK_THREADS_MAX (the kernel's
+ * PID_MAX_LIMIT bounds a process's threads).
+ */
+#define LK_THREADS_MAX (1u << 22)
+
+/*
+ * Where each part of the region starts: a function of the constants
+ * above only. The interposer lays the region out with it and writes the
+ * offsets into the header; the collector checks that they are these and
+ * then uses its own (docs/shared-memory.md, "What the collector trusts").
+ */
+struct lk_shm_layout {
+	uint64_t ring_off, bucket_off, entry_off, frame_off, module_off, mark_off;
+	uint64_t size;          /* bytes of the whole region */
+};
+
+static inline struct lk_shm_layout lk_shm_layout(void)
 {
-	uint64_t sz = 4096;
-	sz += (uint64_t)LK_RING_SLOTS * sizeof(struct lk_slot);
-	sz += (uint64_t)LK_STACK_BUCKETS * sizeof(uint32_t);
-	sz += (uint64_t)LK_STACK_ENTRIES * sizeof(struct lk_stack_entry);
-	sz += (uint64_t)LK_FRAME_POOL * sizeof(uint64_t);
-	sz += (uint64_t)LK_MODULES_MAX * sizeof(struct lk_module_entry);
-	sz += (uint64_t)LK_MARK_SLOTS * sizeof(struct lk_mark_slot);
-	return sz;
+	struct lk_shm_layout l;
+	uint64_t off = 4096;
+	l.ring_off = off;
+	off += (uint64_t)LK_RING_SLOTS * sizeof(struct lk_slot);
+	l.bucket_off = off;
+	off += (uint64_t)LK_STACK_BUCKETS * sizeof(uint32_t);
+	l.entry_off = off;
+	off += (uint64_t)LK_STACK_ENTRIES * sizeof(struct lk_stack_entry);
+	l.frame_off = off;
+	off += (uint64_t)LK_FRAME_POOL * sizeof(uint64_t);
+	l.module_off = off;
+	off += (uint64_t)LK_MODULES_MAX * sizeof(struct lk_module_entry);
+	l.mark_off = off;
+	off += (uint64_t)LK_MARK_SLOTS * sizeof(struct lk_mark_slot);
+	l.size = off;
+	return l;
 }
 
-#define LK_SHM_AT(h, off, type) ((type *)((char *)(h) + (h)->off))
+static inline uint64_t lk_shm_total_size(void)
+{
+	return lk_shm_layout().size;
+}
 
 #endif

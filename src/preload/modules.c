@@ -74,6 +74,8 @@ LK_HIDDEN int lk_modules_contain(uint64_t ip)
 {
 	const struct lk_module_entry *m = lk_region.modules;
 	uint32_t n = atomic_load_explicit(&lk_region.hdr->module_count, memory_order_acquire);
+	if (n > LK_MODULES_MAX) /* the program overwrote it */
+		n = LK_MODULES_MAX;
 	uint32_t hint = atomic_load_explicit(&last_hit, memory_order_relaxed);
 	if (hint < n && ip >= m[hint].lo && ip < m[hint].hi)
 		return 1;

@@ -24,34 +24,31 @@ LK_HIDDEN struct lk_region lk_region;
 
 static void region_layout(struct lk_region *r, struct lk_shm_header *h)
 {
+	struct lk_shm_layout l = lk_shm_layout();
+	char *base = (char *)h;
 	r->hdr = h;
-	r->ring = LK_SHM_AT(h, ring_off, struct lk_slot);
-	r->buckets = LK_SHM_AT(h, bucket_off, _Atomic uint32_t);
-	r->entries = LK_SHM_AT(h, entry_off, struct lk_stack_entry);
-	r->frames = LK_SHM_AT(h, frame_off, uint64_t);
-	r->modules = LK_SHM_AT(h, module_off, struct lk_module_entry);
-	r->marks = LK_SHM_AT(h, mark_off, struct lk_mark_slot);
+	r->ring = (struct lk_slot *)(base + l.ring_off);
+	r->buckets = (_Atomic uint32_t *)(base + l.bucket_off);
+	r->entries = (struct lk_stack_entry *)(base + l.entry_off);
+	r->frames = (uint64_t *)(base + l.frame_off);
+	r->modules = (struct lk_module_entry *)(base + l.module_off);
+	r->marks = (struct lk_mark_slot *)(base + l.mark_off);
 }
 
-static void header_init(struct lk_shm_header *h, uint64_t size)
+static void header_init(struct lk_shm_header *h)
 {
-	uint64_t off = 4096;
+	struct lk_shm_layout l = lk_shm_layout();
 	h->magic = LK_SHM_MAGIC;
 	h->version = LK_SHM_VERSION;
 	h->pid = (uint32_t)getpid();
 	h->ppid = (uint32_t)getppid();
-	h->size = size;
-	h->ring_off = off;
-	off += (uint64_t)LK_RING_SLOTS * sizeof(struct lk_slot);
-	h->bucket_off = off;
-	off += (uint64_t)LK_STACK_BUCKETS * sizeof(uint32_t);
-	h->entry_off = off;
-	off += (uint64_t)LK_STACK_ENTRIES * sizeof(struct lk_stack_entry);
-	h->frame_off = off;
-	off += (uint64_t)LK_FRAME_POOL * sizeof(uint64_t);
-	h->module_off = off;
-	off += (uint64_t)LK_MODULES_MAX * sizeof(struct lk_module_entry);
-	h->mark_off = off;
+	h->size = l.size;
+	h->ring_off = l.ring_off;
+	h->bucket_off = l.bucket_off;
+	h->entry_off = l.entry_off;
+	h->frame_off = l.frame_off;
+	h->module_off = l.module_off;
+	h->mark_off = l.mark_off;
 	atomic_store(&h->stack_count, 1); /* id 0 means "no stack" */
 	prctl(PR_GET_NAME, h->comm, 0, 0, 0);
 }
@@ -87,11 +84,12 @@ static int announce(int memfd, const struct lk_shm_header *h)
 LK_HIDDEN int lk_region_attach(const struct lk_region *parent)
 {
 	uint64_t size = lk_shm_total_size();
-	int fd = memfd_create("leakscope", MFD_CLOEXEC);
+	int fd = memfd_create("leakscope", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0)
 		return -1;
 	fd = fd_high(fd);
-	if (ftruncate(fd, (off_t)size) != 0) {
+	/* never smaller: the collector's reads past a new end would fault */
+	if (ftruncate(fd, (off_t)size) != 0 || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) != 0) {
 		close(fd);
 		return -1;
 	}
@@ -101,7 +99,7 @@ LK_HIDDEN int lk_region_attach(const struct lk_region *parent)
 		return -1;
 	}
 	struct lk_region r;
-	header_init(m, size);
+	header_init(m);
 	region_layout(&r, m);
 	if (dlsym(RTLD_DEFAULT, "malloc") != (void *)lk_malloc_here)
 		r.hdr->flags |= LK_SHM_OWN_MALLOC;
@@ -114,7 +112,7 @@ LK_HIDDEN int lk_region_attach(const struct lk_region *parent)
 	int rc = announce(fd, r.hdr);
 	close(fd);
 	if (parent)
-		munmap(parent->hdr, parent->hdr->size);
+		munmap(parent->hdr, size);
 	if (rc != 0) {
 		munmap(m, size);
 		memset(&lk_region, 0, sizeof(lk_region));

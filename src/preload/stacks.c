@@ -91,7 +91,7 @@ static uint32_t new_entry(uint64_t h, void *const *ips, int n)
 	struct lk_shm_header *hdr = lk_region.hdr;
 	uint32_t id = atomic_fetch_add(&hdr->stack_count, 1);
 	uint64_t first = atomic_fetch_add(&hdr->frames_used, (uint64_t)n);
-	if (id >= LK_STACK_ENTRIES || first + (uint64_t)n > LK_FRAME_POOL) {
+	if (id >= LK_STACK_ENTRIES || first > LK_FRAME_POOL - (uint64_t)n) {
 		atomic_fetch_add(&hdr->stack_overflow, 1);
 		return 0;
 	}

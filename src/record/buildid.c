@@ -1,11 +1,11 @@
 /* buildid.c - read the GNU build id note of an ELF file (buildid.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/regfile.h"
 #include "record/buildid.h"
 
 /* The build id in the notes of one PT_NOTE segment, or 0. */
@@ -31,9 +31,9 @@ static int from_notes(Elf *e, const GElf_Phdr *ph, uint8_t *out, size_t cap)
 int lk_build_id(const char *path, uint8_t *out, size_t cap)
 {
 	elf_version(EV_CURRENT);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = lk_regfile_open(path); /* the traced program named it */
 	if (fd < 0)
-		return -errno;
+		return fd;
 	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	size_t n_ph = 0;
 	int n = 0;

@@ -295,6 +295,7 @@ int lk_recorder_info(const struct lk_recorder *rec, size_t i, struct lk_recorder
 		.seconds = (double)t->t_last * 1e-6,
 		.bytes = t->w ? lk_trace_writer_offset(t->w) : t->bytes,
 		.err = t->err, .errmsg = t->err ? t->errmsg : NULL,
+		.region_note = t->region_note,
 	};
 	return 0;
 }

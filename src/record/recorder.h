@@ -99,6 +99,8 @@ struct lk_recorder_info {
 	uint64_t bytes;        /* file size (when closed; else what was written) */
 	int err;               /* 0, or why the trace stopped early ... */
 	const char *errmsg;    /* ... in words */
+	const char *region_note; /* the program overwrote leakscope's shared memory:
+				  * the sentence the trace ends with, or NULL */
 };
 size_t lk_recorder_count(const struct lk_recorder *rec);
 int lk_recorder_info(const struct lk_recorder *rec, size_t i, struct lk_recorder_info *out);

@@ -82,6 +82,7 @@ int lk_rtrace_open(struct lk_rtrace **out, struct lk_session *s, const char *pat
 	}
 	t->fd = fd;
 	t->s = s;
+	t->seen_key = lk_live_key();
 	t->pid = s->pid;
 	t->path = strdup(path);
 	t->comm = strdup(s->comm[0] ? s->comm : "?");
@@ -121,6 +122,13 @@ void lk_rtrace_clock(struct lk_rtrace *t, uint64_t mono_ns)
 
 /* ---- frame addresses to symbolize --------------------------------------- */
 
+/* The slot of frame address a in a table of cap slots (a power of two):
+ * keyed, as the program chooses its stacks' addresses (collector/live.h). */
+static size_t seen_slot(const struct lk_rtrace *t, uint64_t a, size_t cap)
+{
+	return (size_t)((a * t->seen_key) >> (64 - __builtin_ctzll(cap)));
+}
+
 static int seen_grow(struct lk_rtrace *t)
 {
 	size_t cap = t->seen_cap ? t->seen_cap * 2 : 1024;
@@ -131,7 +139,7 @@ static int seen_grow(struct lk_rtrace *t)
 		uint64_t a = t->seen[i];
 		if (!a)
 			continue;
-		size_t j = (size_t)((a * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+		size_t j = seen_slot(t, a, cap);
 		while (n[j])
 			j = (j + 1) & (cap - 1);
 		n[j] = a;
@@ -150,7 +158,7 @@ static int queue_frame(struct lk_rtrace *t, uint64_t ip)
 	if (2 * (t->seen_n + 1) > t->seen_cap && seen_grow(t))
 		return -ENOMEM;
 	size_t mask = t->seen_cap - 1;
-	size_t j = (size_t)((ip * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+	size_t j = seen_slot(t, ip, t->seen_cap);
 	for (; t->seen[j]; j = (j + 1) & mask)
 		if (t->seen[j] == ip)
 			return 0;
@@ -182,10 +190,13 @@ static uint32_t map_stack(struct lk_rtrace *t, uint32_t sid)
 		return 0;
 	if (sid < t->stack_cap && t->stack_map[sid])
 		return t->stack_map[sid];
-	const uint64_t *ips;
-	uint32_t depth = t->s ? lk_session_stack(t->s, sid, &ips) : 0;
-	if (depth == 0)
+	uint64_t ips[LK_MAX_FRAMES];
+	int got = t->s ? lk_session_stack(t->s, sid, ips) : 0;
+	if (got < 0)
+		lk_session_corrupt(t->s, "a stack entry");
+	if (got <= 0)
 		return 0;
+	uint32_t depth = (uint32_t)got;
 	if (sid >= t->stack_cap) {
 		size_t cap = t->stack_cap ? t->stack_cap : 1024;
 		while (cap <= sid)
@@ -428,8 +439,25 @@ int lk_rtrace_tick(struct lk_rtrace *t, struct lk_symbolizer *sym, uint64_t mono
 	return more;
 }
 
+/* The program overwrote leakscope's shared memory: the trace says so, in
+ * a mark at its end, and keeps the sentence for the recording's summary. */
+static void note_region(struct lk_rtrace *t)
+{
+	const char *note = lk_session_note(t->s);
+	if (!note || t->region_note)
+		return;
+	t->region_note = strdup(note);
+	if (t->w) {
+		char text[256];
+		snprintf(text, sizeof(text), "leakscope: %s", note);
+		lk_rtrace_mark(t, 0, text, 0);
+	}
+}
+
 void lk_rtrace_close(struct lk_rtrace *t, struct lk_symbolizer *sym)
 {
+	if (t->s)
+		note_region(t);
 	if (t->w) {
 		symbolize(t, sym, UINT64_MAX);
 		if (t->w) {
@@ -465,5 +493,6 @@ void lk_rtrace_free(struct lk_rtrace *t)
 	free(t->todo);
 	free(t->path);
 	free(t->comm);
+	free(t->region_note);
 	free(t);
 }

@@ -48,6 +48,7 @@ struct lk_rtrace {
 
 	uint64_t *seen;               /* frame addresses queued (open addressing, 0 empty) */
 	size_t seen_cap, seen_n;
+	uint64_t seen_key;            /* its hash's multiplier (lk_live_key) */
 	uint64_t *todo;               /* addresses still to symbolize, FIFO */
 	size_t todo_head, todo_n, todo_cap;
 
@@ -62,6 +63,7 @@ struct lk_rtrace {
 	int err;                      /* first failure, 0 if none */
 	int err_taken;                /* lk_recorder_take_failure() gave it */
 	char errmsg[256];
+	char *region_note;            /* lk_session_note() at the end, or NULL */
 };
 
 struct lk_rtrace_config {

@@ -119,6 +119,12 @@ static void process(FILE *out, const struct lk_leak_report *p)
 		lk_json_string(out, p->scan_note);
 		fputs(",", out);
 	}
+	fprintf(out, "\"region_intact\":%s,", p->region_note ? "false" : "true");
+	if (p->region_note) {
+		fputs("\"region_note\":", out);
+		lk_json_string(out, p->region_note);
+		fputs(",", out);
+	}
 	fputs("\"classes\":{", out);
 	for (int c = 0; c < LK_CLASS_COUNT; c++)
 		fprintf(out, "%s\"%s\":{\"bytes\":%" PRIu64 ",\"objects\":%" PRIu64 "}", c ? "," : "",

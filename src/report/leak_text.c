@@ -23,10 +23,10 @@ static void why_path(FILE *out, const struct lk_why_path *w)
 	}
 }
 
-static void leak_block(FILE *out, const struct lk_leak *l, const char *suppression)
+static void leak_block(FILE *out, const struct lk_leak *l, const char *suppression, int scanned)
 {
 	char b[32], what[256] = "";
-	if (l->cls != LK_CLASS_NOT_FREED) /* else the header already says so */
+	if (l->cls != LK_CLASS_NOT_FREED || scanned) /* else the header already says so */
 		snprintf(what, sizeof(what), " %s,", lk_leak_class_text(l->cls));
 	if (suppression)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), " suppressed by %s,",
@@ -87,10 +87,12 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 	}
 	if (p->alloc_note)
 		fprintf(out, "  note: %s\n", p->alloc_note);
+	if (p->region_note)
+		fprintf(out, "  note: %s\n", p->region_note);
 	if (p->scan_note)
 		fprintf(out, "  note: %s\n", p->scan_note);
 	for (size_t i = 0; i < p->n_leaks; i++)
-		leak_block(out, &p->leaks[i], NULL);
+		leak_block(out, &p->leaks[i], NULL, p->scanned);
 	if (cb[LK_CLASS_REACHABLE])
 		fprintf(out, "  still reachable: %s bytes in %" PRIu64 " object%s%s\n",
 			lk_grouped(cb[LK_CLASS_REACHABLE], b, sizeof(b)), p->class_objects[LK_CLASS_REACHABLE],
@@ -102,7 +104,8 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 			p->suppressed_objects == 1 ? "" : "s",
 			show_suppressed ? "" : " (--show-suppressed lists them)");
 		for (size_t i = 0; show_suppressed && i < p->n_suppressed; i++)
-			leak_block(out, &p->suppressed[i], p->suppressed[i].suppression);
+			leak_block(out, &p->suppressed[i], p->suppressed[i].suppression,
+				   p->scanned);
 	}
 	if (gen && p->n_leaks) {
 		fprintf(out, "  suppressions for these leaks (put them in a file for --suppressions):\n");

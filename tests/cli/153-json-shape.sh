@@ -12,8 +12,9 @@ expect_json "$j" 'keys == ["command", "exit", "processes", "schema", "unreported
 expect_json "$j" '(.command | type == "array" and all(.[]; type == "string"))
 	and (.exit | keys == ["code", "signal"]) and (.exit.signal == null or (.exit.signal | type == "number"))'
 expect_json "$j" "all(.processes[]; keys == [\"classes\", \"command\", \"end\", \"exe\", \"forked\",
-	\"leaks\", \"marks\", \"marks_dropped\", \"pid\", \"ppid\", \"root\", \"scanned\", \"stats\",
-	\"summary\", \"suppressed\"])"
+	\"leaks\", \"marks\", \"marks_dropped\", \"pid\", \"ppid\", \"region_intact\", \"root\",
+	\"scanned\", \"stats\", \"summary\", \"suppressed\"])"
+expect_json "$j" 'all(.processes[]; .region_intact == true)'
 expect_json "$j" "all(.processes[]; .marks == [] and (.marks_dropped | $num))"
 expect_json "$j" 'all(.processes[]; .scanned == true and (.classes | keys == ["definitely-lost",
 	"indirectly-lost", "not-freed", "possibly-lost", "still-reachable"])

@@ -11,10 +11,10 @@ command -v gdb > /dev/null || skip "no gdb"
 
 # its leak: 1,000 bytes from hello, found from the exit hook
 leak_found() { # report what
-	expect_json "$1" "[.processes[] | select(.exe | endswith(\"/leak-one\")) | select(.leaks |
+	expect_json "$1" "[.processes[] | select((.exe // \"\") | endswith(\"/leak-one\")) | select(.leaks |
 		any(.[]; .bytes == 1000 and .class == \"definitely-lost\" and .stack[0].function == \"hello\"))]
 		| length == 1"
-	expect_json "$1" "[.processes[] | select(.exe | endswith(\"/leak-one\"))][0].scan_note |
+	expect_json "$1" "[.processes[] | select((.exe // \"\") | endswith(\"/leak-one\"))][0].scan_note |
 		startswith(\"another tracer (a debugger, strace) had the process: it was scanned from its exit hook\")"
 }
 
