@@ -230,6 +230,7 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 	int damaged = 0;
 	out->scanned = s->classes != NULL;
 	out->scan_note = scan_note(s);
+	out->heap_note = s->classes ? s->go_note : NULL;
 	if (s->own_malloc)
 		out->alloc_note = "the program's executable defines its own malloc, which comes "
 				  "before leakscope's interposer: its allocations cannot be seen, "

@@ -52,6 +52,7 @@ struct lk_leak_report {
 	struct lk_session_stats stats;
 	int scanned;               /* reachability classes are known */
 	const char *alloc_note;    /* why allocations could not be seen, or NULL */
+	const char *heap_note;     /* why a garbage-collected heap was scanned whole, or NULL */
 	const char *scan_note;     /* why a scan that was asked for did not happen, or
 				    * how it was made without ptrace */
 	const char *region_note;   /* the program overwrote leakscope's shared memory:

@@ -37,6 +37,7 @@ struct rc {
 	struct span *blk;         /* sorted by addr */
 	uint32_t *idx;            /* sorted position -> caller's index */
 	uint8_t *state;
+	uint8_t *node;            /* by sorted position: an LK_REACH_NODE object, or NULL */
 	uint32_t *bucket;         /* nb + 1 entries: first position with addr >= bucket base */
 	unsigned shift;
 	uint64_t lo, span;        /* a candidate pointer p has p - lo < span */
@@ -156,12 +157,13 @@ static inline int hit_state(struct rc *c, uint64_t p, size_t pos)
 	if ((c->flags & LK_REACH_GLIBC_CHUNKS) && p != b->addr &&
 	    p == next_chunk(b->addr, b->end - b->addr))
 		return 0;
+	int node = c->node && c->node[pos];
 	switch (c->phase) {
 	case P_REACH:
 		if (s >= S_REACH)
 			return 0;
-		if (p != c->blk[pos].addr && !((c->flags & LK_REACH_HEURISTICS) &&
-						  reached_by_heuristic(c, p, b))) {
+		if (p != c->blk[pos].addr && !node && !((c->flags & LK_REACH_HEURISTICS) &&
+							 reached_by_heuristic(c, p, b))) {
 			c->state[pos] = S_PENDING;
 			return 0;
 		}
@@ -173,7 +175,7 @@ static inline int hit_state(struct rc *c, uint64_t p, size_t pos)
 		c->state[pos] = S_POSSIBLE;
 		break;
 	case P_LOST:
-		if (s != S_UNSEEN || pos == c->leader)
+		if (s != S_UNSEEN || pos == c->leader || node)
 			return 0;
 		c->state[pos] = S_INDIRECT;
 		c->lead[pos] = (uint32_t)c->leader;
@@ -521,9 +523,15 @@ static int classify(struct rc *c, const struct lk_block *blocks,
 
 	/* 1. reachable: start pointers from roots, ignored blocks */
 	c->phase = P_REACH;
+	for (size_t pos = 0; ignored && pos < n; pos++)
+		if (ignored[c->idx[pos]] == LK_REACH_NODE) {
+			if (!c->node && !(c->node = calloc(n, 1)))
+				return -ENOMEM;
+			c->node[pos] = 1;
+		}
 	if (ignored)
 		for (size_t pos = 0; pos < n; pos++)
-			if (ignored[c->idx[pos]]) {
+			if (ignored[c->idx[pos]] == LK_REACH_KEPT) {
 				c->state[pos] = S_REACH;
 				if (c->why)
 					c->why[pos].via = LK_VIA_KEPT;
@@ -559,7 +567,7 @@ static int classify(struct rc *c, const struct lk_block *blocks,
 	/* 3. lost: cliques in address order */
 	c->phase = P_LOST;
 	for (size_t pos = 0; pos < n; pos++) {
-		if (c->state[pos] != S_UNSEEN)
+		if (c->state[pos] != S_UNSEEN || (c->node && c->node[pos]))
 			continue;
 		c->leader = pos;
 		if (push(c, pos) || drain(c))
@@ -619,6 +627,7 @@ int lk_reach_classify(const struct lk_block *blocks, size_t n_blocks,
 	free(c.buf);
 	free(c.why);
 	free(c.lead);
+	free(c.node);
 	if (rc) {
 		free(out->leader);
 		free(out->why);

@@ -131,8 +131,11 @@ struct lk_reach {
  * must not overlap). roots: ranges to scan (data/bss of modules, thread
  * stacks from sp, anonymous mappings...). extra_values: n_values individual
  * pointer values treated as roots (registers). ignored: NULL or n_blocks
- * flags; 1 = the program marked the block as intentionally kept: it is a
- * root and is reachable. read/ctx: how to read the target; kind/ctx: what
+ * flags: LK_REACH_KEPT (1) = the program marked the block as intentionally
+ * kept: it is a root and is reachable; LK_REACH_NODE (2) = an object of a
+ * garbage-collected heap (Go's): any pointer into it reaches it, it is
+ * scanned only once reached, and it is never lost nor holds anything lost
+ * (its class means nothing to the caller). read/ctx: how to read the target; kind/ctx: what
  * lies at an address (NULL: unknown).
  *
  * Returns 0 and fills *out (release it with lk_reach_release), or a
@@ -145,6 +148,9 @@ int lk_reach_classify(const struct lk_block *blocks, size_t n_blocks,
 		      const uint8_t *ignored, unsigned flags,
 		      lk_reach_read_fn read, lk_reach_kind_fn kind, void *ctx,
 		      struct lk_reach *out);
+
+/* values of lk_reach_classify's ignored[] */
+enum { LK_REACH_KEPT = 1, LK_REACH_NODE = 2 };
 
 /* flags of lk_reach_classify */
 enum {

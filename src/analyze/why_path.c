@@ -37,6 +37,9 @@ static char *function_at(const struct lk_session *s, struct lk_symbolizer *sym, 
 	return name;
 }
 
+static char *describe(const struct lk_session *s, struct lk_symbolizer *sym,
+		      const struct lk_block_why *b);
+
 static char *describe_root(const struct lk_session *s, struct lk_symbolizer *sym,
 			   const struct lk_root_info *r, const struct lk_block_why *b)
 {
@@ -61,6 +64,20 @@ static char *describe_root(const struct lk_session *s, struct lk_symbolizer *sym
 		snprintf(buf, sizeof(buf), "the stack of %s%s%s", who, fn ? ", in the frame of " : "",
 			 fn ? fn : "");
 		break;
+	case LK_ROOT_GOROUTINE:
+		snprintf(buf, sizeof(buf), "the stack of a live goroutine");
+		break;
+	case LK_ROOT_GOHEAP: {
+		char *by = NULL;
+		if (b->beyond.via != LK_VIA_NONE) {
+			struct lk_block_why up = {.via = b->beyond, .code = b->beyond_code};
+			by = describe(s, sym, &up);
+		}
+		snprintf(buf, sizeof(buf), "a live object of Go's heap (at 0x%llx)%s%s",
+			 (unsigned long long)b->via.where, by ? ", kept by " : "", by ? by : "");
+		free(by);
+		break;
+	}
 	case LK_ROOT_GHC:
 		snprintf(buf, sizeof(buf), "a live object of the GHC heap (at 0x%llx)",
 			 (unsigned long long)b->via.where);

@@ -32,6 +32,7 @@
 #include "analyze/reach.h"
 #include "collector/elfsym.h"
 #include "collector/ghcheap.h"
+#include "collector/goheap.h"
 #include "collector/scan.h"
 #include "collector/threadregs.h"
 #include "common/error.h"
@@ -87,6 +88,11 @@ static int add_root_as(struct roots *rs, uint64_t lo, uint64_t hi, uint8_t kind,
 static int add_root(struct roots *rs, uint64_t lo, uint64_t hi)
 {
 	return add_root_as(rs, lo, hi, LK_ROOT_ANON, -1, NULL);
+}
+
+static int add_anon_root(void *rs, uint64_t lo, uint64_t hi)
+{
+	return add_root(rs, lo, hi);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -194,6 +200,7 @@ struct root_search {
 	const uint64_t *addrs;     /* live blocks, sorted */
 	size_t n;
 	struct lk_ghc_heap *ghc;
+	const struct lk_go_heap *go; /* Go's heap, when its layout is understood */
 	const char *exe;
 	struct roots *rs;
 	struct code_ranges *code;  /* readable mappings of files */
@@ -388,6 +395,8 @@ static int mapping_roots(const struct root_search *q, uint64_t lo, uint64_t hi, 
 			 int guarded)
 {
 	int rc = 0;
+	if (q->go && lk_go_heap_meets(q->go, lo, hi)) /* the heap is a graph, not a root */
+		return lk_go_heap_outside(q->go, lo, hi, add_anon_root, q->rs);
 	if (holds_block(q->addrs, q->n, lo, hi))
 		return add_outside_allocator(q, lo, hi);
 	if (ghc_mapping(q->ghc, q->exe, name, lo, hi, &rc) || rc)
@@ -680,11 +689,28 @@ static uint64_t frame_code(int mem_fd, const struct code_ranges *code, uint64_t 
 	return 0;
 }
 
+/* What keeps Go object i: up the chain of Go objects that reached it, to
+ * the root or register that reached the first (a C block on the way: none
+ * known). */
+static struct lk_reach_why go_object_root(const struct lk_reach *reach, const size_t *slot,
+					  size_t k, size_t i)
+{
+	for (size_t hops = 0; hops < 4096; hops++) {
+		struct lk_reach_why w = reach->why[i];
+		if (w.via != LK_VIA_BLOCK)
+			return w;
+		if (w.index >= k || slot[w.index] != SIZE_MAX)
+			break;
+		i = w.index;
+	}
+	return (struct lk_reach_why){.via = LK_VIA_NONE};
+}
+
 /* --why: keep what reached each block, and what each root is, in s->why
  * (the roots' descriptions move there). */
 static int keep_why(struct lk_session *s, const struct lk_reach *reach, const size_t *slot,
 		    size_t k, struct roots *rs, const struct code_ranges *code,
-		    size_t n_general, int mem_fd)
+		    size_t n_general, size_t go_root, int mem_fd)
 {
 	struct lk_why *w = calloc(1, sizeof(*w));
 	if (!w || !(w->blocks = calloc(s->live.cap + 1, sizeof(*w->blocks)))) {
@@ -692,9 +718,21 @@ static int keep_why(struct lk_session *s, const struct lk_reach *reach, const si
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < k; i++) {
+		if (slot[i] == SIZE_MAX)
+			continue;
 		struct lk_block_why *b = &w->blocks[slot[i]];
 		b->via = reach->why[i];
-		if (b->via.via == LK_VIA_BLOCK) /* the block array's order -> a live slot */
+		if (b->via.via == LK_VIA_BLOCK && b->via.index < k && slot[b->via.index] == SIZE_MAX) {
+			b->beyond = go_object_root(reach, slot, k, b->via.index);
+			if (b->beyond.via == LK_VIA_ROOT && b->beyond.index < rs->n &&
+			    rs->info[b->beyond.index].kind == LK_ROOT_STACK)
+				b->beyond_code = frame_code(mem_fd, code,
+							    rs->info[b->beyond.index].lo,
+							    b->beyond.where);
+			b->via = (struct lk_reach_why){.via = LK_VIA_ROOT, .where = b->via.where,
+						       .index = (uint32_t)go_root};
+		}
+		else if (b->via.via == LK_VIA_BLOCK) /* the block array's order -> a live slot */
 			b->via.index = b->via.index < k ? (uint32_t)slot[b->via.index] : 0;
 		if (b->via.via == LK_VIA_ROOT && b->via.index < rs->n &&
 		    rs->info[b->via.index].kind == LK_ROOT_STACK)
@@ -706,6 +744,62 @@ static int keep_why(struct lk_session *s, const struct lk_reach *reach, const si
 	rs->info = NULL;
 	lk_why_free(s->why);
 	s->why = w;
+	return 0;
+}
+
+/* Go's heap (collector/goheap.h), or NULL with s->go_note saying why it
+ * stays a root (NULL: not a Go program). */
+static int open_go_heap(struct lk_session *s, const struct lk_exit_snapshot *snap,
+			const struct live_thread *threads, size_t n_threads,
+			struct lk_go_heap **go)
+{
+	static const char *const name = "runtime.mheap_";
+	uint64_t at = 0, bias = 0, sps[64];
+	const char *path;
+	*go = NULL;
+	if (!lk_elf_symbols(s->exe, &name, &at, 1))
+		return 0;
+	if (lk_session_module(s, at, &path, &bias) != 0)
+		bias = 0;
+	size_t n = n_threads < 64 ? n_threads : 64;
+	for (size_t t = 0; t < n; t++)
+		sps[t] = threads[t].sp;
+	return lk_go_heap_open(s->exe, bias, snap->mem_fd, sps, n, go, &s->go_note);
+}
+
+/* The live goroutines' stacks are roots; an empty root stands for "a live
+ * object of Go's heap" in --why (its index in *go_root). */
+static int add_go_roots(const struct lk_go_heap *go, struct roots *rs, size_t *go_root)
+{
+	int rc = 0;
+	for (size_t i = 0; i < go->n_stacks && !rc; i++)
+		rc = add_root_as(rs, go->stacks[i].lo, go->stacks[i].hi, LK_ROOT_GOROUTINE, -1,
+				 NULL);
+	*go_root = rs->n;
+	return rc ? rc : add_root_as(rs, 0, 0, LK_ROOT_GOHEAP, -1, NULL);
+}
+
+/* Go's objects join the blocks as nodes (LK_REACH_NODE; slot SIZE_MAX). */
+static int append_go_objects(const struct lk_go_heap *go, struct lk_block **blocks,
+			     size_t **slot, uint8_t **ignored, size_t *k)
+{
+	size_t n = *k + go->n_objects + 1;
+	struct lk_block *b = realloc(*blocks, n * sizeof(*b));
+	if (b)
+		*blocks = b;
+	size_t *sl = realloc(*slot, n * sizeof(*sl));
+	if (sl)
+		*slot = sl;
+	uint8_t *ig = realloc(*ignored, n);
+	if (ig)
+		*ignored = ig;
+	if (!b || !sl || !ig)
+		return -ENOMEM;
+	for (size_t i = 0; i < go->n_objects; i++, (*k)++) {
+		b[*k] = go->objects[i];
+		sl[*k] = SIZE_MAX;
+		ig[*k] = LK_REACH_NODE;
+	}
 	return 0;
 }
 
@@ -723,6 +817,8 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	uint64_t *regs = NULL;
 	struct live_thread *threads = NULL;
 	struct lk_ghc_heap *ghc = NULL;
+	struct lk_go_heap *go = NULL;
+	size_t go_root = SIZE_MAX;
 	struct mem_reader *mem = malloc(sizeof(*mem));
 	struct code_ranges code = {0};
 	rs.want_info = s->want_why;
@@ -732,7 +828,7 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	lk_live_foreach(&s->live, b) {
 		slot[k] = (size_t)(b - s->live.slots);
 		addrs[k] = b->addr;
-		ignored[k] = (b->seq & LK_BLOCK_IGNORED) != 0;
+		ignored[k] = (b->seq & LK_BLOCK_IGNORED) ? LK_REACH_KEPT : 0;
 		blocks[k++] = *b;
 	}
 	qsort(addrs, k, sizeof(*addrs), cmp_u64);
@@ -748,17 +844,22 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 		.addrs = addrs, .n = k, .exe = s->exe, .rs = &rs,
 		.code = &code, .readable = &readable,
 	};
-	if ((rc = lk_ghc_heap_open(s->exe, 0, snap->mem_fd, &ghc)) != 0)
+	if ((rc = lk_ghc_heap_open(s->exe, 0, snap->mem_fd, &ghc)) != 0 ||
+	    (rc = open_go_heap(s, snap, threads, n_threads, &go)) != 0)
 		goto out;
 	q.ghc = ghc;
+	q.go = go;
 	if ((rc = collect_roots(&q)) != 0 || (rc = add_ghc_roots(ghc, &rs)) != 0 ||
-	    (rc = add_registered(s, &readable, &rs)) != 0)
+	    (rc = add_registered(s, &readable, &rs)) != 0 ||
+	    (go && (rc = add_go_roots(go, &rs, &go_root)) != 0))
+		goto out;
+	size_t all = k; /* the program's blocks, before Go's objects join them */
+	if (go && (rc = append_go_objects(go, &blocks, &slot, &ignored, &k)) != 0)
 		goto out;
 	mem->fd = snap->mem_fd;
 	mem->files = &code;
 	mem->base = mem->prev = 0;
 	mem->filled = 0;
-	size_t all = k;
 	rc = lk_reach_classify(blocks, k, rs.r, rs.n, regs, n_regs, ignored,
 			       LK_REACH_GLIBC_CHUNKS | LK_REACH_HEURISTICS |
 			       (s->want_why ? LK_REACH_WHY : 0),
@@ -781,17 +882,22 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 		goto out;
 	}
 	memset(s->classes, LK_CLASS_NOT_FREED, s->live.cap + 1);
+	size_t classified = 0;
 	for (size_t i = 0; i < k; i++) {
+		if (slot[i] == SIZE_MAX) /* one of Go's objects */
+			continue;
 		s->classes[slot[i]] = reach.classes[i];
 		s->leaders[slot[i]] = (uint32_t)slot[reach.leader[i]];
+		classified++;
 	}
-	s->unclassified = all - k;
+	s->unclassified = all - classified;
 	if (s->want_why)
 		rc = keep_why(s, &reach, slot, k, &rs, &code, n_threads * LK_GENERAL_REGS,
-			      snap->mem_fd);
+			      go_root, snap->mem_fd);
 out:
 	lk_reach_release(&reach);
 	lk_ghc_heap_free(ghc);
+	lk_go_heap_free(go);
 	for (size_t i = 0; rs.info && i < rs.n; i++)
 		free(rs.info[i].name);
 	free(rs.info);

@@ -101,6 +101,7 @@ struct lk_session {
 	int traced_elsewhere;   /* another tracer had it when it announced itself */
 	int own_malloc;         /* its executable defines malloc: we see nothing */
 	int want_why;           /* keep what keeps each block (--why) */
+	const char *go_note;    /* why Go's heap was scanned whole, or NULL */
 	struct lk_why *why;     /* the last scan's, with want_why (collector/why.h) */
 	char *handover_path;    /* LK_RELEASE_PRIVILEGED: the program it executed */
 	int exit_called;        /* it did and was scanned: later events are dropped */

@@ -18,6 +18,8 @@ enum lk_root_kind {
 	LK_ROOT_ANON,        /* other anonymous memory (a program's own arena, Go's heap) */
 	LK_ROOT_GHC,         /* the live part of a shut-down GHC heap */
 	LK_ROOT_REGISTERED,  /* registered with leakscope_register_root() */
+	LK_ROOT_GOROUTINE,   /* a live goroutine's stack */
+	LK_ROOT_GOHEAP,      /* a live object of Go's heap (an empty range) */
 };
 
 struct lk_root_info {
@@ -31,6 +33,9 @@ struct lk_block_why {
 	struct lk_reach_why via; /* LK_VIA_BLOCK: index is the live slot */
 	uint64_t code;       /* LK_ROOT_STACK: a return address below the word, in
 			      * the function whose frame holds it; 0 if none */
+	struct lk_reach_why beyond; /* LK_ROOT_GOHEAP: what keeps that Go object
+				     * (a root, a register, or none known) */
+	uint64_t beyond_code;
 };
 
 struct lk_why {

@@ -114,6 +114,11 @@ static void process(FILE *out, const struct lk_leak_report *p)
 		lk_json_string(out, p->alloc_note);
 		fputs(",", out);
 	}
+	if (p->heap_note) {
+		fputs("\"heap_note\":", out);
+		lk_json_string(out, p->heap_note);
+		fputs(",", out);
+	}
 	if (p->scan_note) {
 		fputs("\"scan_note\":", out);
 		lk_json_string(out, p->scan_note);

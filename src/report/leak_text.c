@@ -87,6 +87,8 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 	}
 	if (p->alloc_note)
 		fprintf(out, "  note: %s\n", p->alloc_note);
+	if (p->heap_note)
+		fprintf(out, "  note: %s\n", p->heap_note);
 	if (p->region_note)
 		fprintf(out, "  note: %s\n", p->region_note);
 	if (p->scan_note)

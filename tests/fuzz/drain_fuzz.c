@@ -304,7 +304,7 @@ static void scan(struct lk_session *s)
 static void report(struct lk_session *s)
 {
 	struct lk_leak_report rep;
-	if (lk_leaks_collect(s, NULL, NULL, 1, 1, &rep) != 0) {
+	if (lk_leaks_collect(s, NULL, NULL, 1, 1, 0, &rep) != 0) {
 		lk_leak_report_release(&rep);
 		return;
 	}

@@ -1,0 +1,3 @@
+module cgogoheap
+
+go 1.19

@@ -1,0 +1,55 @@
+// cgo-goheap: Go's heap is a graph, not a root. Go's collector is off
+// (debug.SetGCPercent(-1)), so dead Go objects stay in the heap:
+//   - 3,333 bytes from C.malloc whose only pointers are in 64 Go objects
+//     that are dead (the last reference to them dropped): definitely lost;
+//   - 4,444 bytes held by a Go object that a global still reaches, through
+//     a slice and a struct: still reachable;
+//   - 5,555 bytes held by a Go object only a live goroutine's stack
+//     reaches (the goroutine waits on a channel): still reachable.
+package main
+
+// #include <stdlib.h>
+import "C"
+
+import (
+	"fmt"
+	"runtime/debug"
+	"unsafe"
+)
+
+type box struct {
+	p    unsafe.Pointer
+	name string
+	pad  [6]uintptr
+}
+
+var live []*box
+var sink *box
+var done = make(chan bool)
+
+//go:noinline
+func makeDead() {
+	p := C.malloc(3333)
+	for i := 0; i < 64; i++ {
+		sink = &box{p: p, name: "dead"}
+	}
+	sink = nil
+}
+
+//go:noinline
+func waiter(ready chan bool) {
+	b := &box{p: C.malloc(5555), name: "waiting"}
+	ready <- true
+	<-done
+	fmt.Println(b.name)
+}
+
+func main() {
+	debug.SetGCPercent(-1)
+	makeDead()
+	live = append(live, &box{p: C.malloc(4444), name: "live"})
+	ready := make(chan bool)
+	go waiter(ready)
+	<-ready
+	fmt.Println(len(live))
+}
