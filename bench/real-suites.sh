@@ -1,0 +1,179 @@
+#!/bin/sh
+# real-suites.sh [WORKLOAD...] - real programs and their own test suites
+# give the same output and exit status under `leakscope run` as without it
+# (issue 22, point 7). Every difference is a bug of leakscope, unless the
+# filter below missed something that legitimately differs between two runs.
+#
+# Each workload runs twice from the same scratch directory: plain, then as
+#     leakscope run --exit-code 0 -o REPORT -- COMMAND
+# (every process it forks or execs traced and scanned at its end). Its
+# stdout and stderr (together, as the terminal would show them) pass
+# through a filter that removes what differs from one run to the next
+# anyway - timings, load averages, pids, temporary names - and are compared
+# with the exit status. One line per workload: name, same/DIFFERENT, plain
+# seconds, leakscope seconds, ratio; for a difference, the diff of the
+# filtered outputs follows (the raw outputs are kept in
+# build/bench/suites/NAME.{plain,leakscope}.out, the reports in
+# NAME.report). Exits 1 if any workload differs, 0 otherwise.
+#
+# Workloads (names to pick a subset):
+#   python    CPython's own regression tests (Debian's /usr/bin/python3 and
+#             libpython3.11-testsuite), sequentially: test_subprocess
+#             test_signal test_threading test_os test_posix test_fork1
+#             test_wait4 test_select test_pty test_json test_re test_sqlite3
+#             test_tempfile test_shutil; compared: which tests ran, passed,
+#             failed or were skipped, and the final result (not timings)
+#   git       bench/git-scenario.sh: 200 commits through sh hooks that run
+#             pipelines, a refused commit, a merge, log, gc, fsck (fixed
+#             names and dates: same hashes every run)
+#   sqlite    sqlite3 -bail: the INSERT script of bench/workloads.sh, then
+#             bench/suites/queries.sql (joins, window functions, JSON,
+#             VACUUM, a failing statement: status 1)
+#   make      make -j2 of the project of bench/gen-cproject.sh (make's
+#             status and output, the program's output), a second make (up
+#             to date), a make of a missing target (status 2)
+#   node      bench/suites/workers.js: 4 worker_threads, SharedArrayBuffer
+#   go        bench/suites/goprog: goroutines, channels, cgo, os/exec of
+#             itself and of sh, SIGUSR1 to itself through os/signal, exit 2
+#   bash      bench/suites/pipelines.bash: pipes and PIPESTATUS, process
+#             substitution, subshells, traps on EXIT and TERM, jobs and wait,
+#             kill -TERM $$, here-documents, a coprocess, exit 5
+#   perl      bench/suites/forks.pl: fork and pipes, regexes, hashes, sort,
+#             qx, system, a signal to itself, exit 4
+#
+#   sh bench/real-suites.sh                     # all of them (about 10 minutes)
+#   sh bench/real-suites.sh bash perl go        # a few
+#   LEAKSCOPE=path/to/leakscope sh bench/real-suites.sh
+# Needs the packages of `tools/install-deps.sh bench`; a workload whose
+# program is missing is skipped (said so), not failed. Run nothing else
+# heavy at the same time: the ratios are wall times.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$(pwd)
+LEAKSCOPE=${LEAKSCOPE:-$ROOT/build/leakscope}
+OUT=$ROOT/build/bench/suites
+mkdir -p "$OUT"
+ALL="python git sqlite make node go bash perl"
+WORKLOADS=${*:-$ALL}
+PYTESTS="test_subprocess test_signal test_threading test_os test_posix test_fork1
+test_wait4 test_select test_pty test_json test_re test_sqlite3 test_tempfile test_shutil"
+
+say() { echo "real-suites: $*" >&2; }
+[ -x "$LEAKSCOPE" ] || { say "no leakscope at $LEAKSCOPE (run make)"; exit 2; }
+
+# --- preparing each workload -------------------------------------------------
+# prepare NAME: build what it needs; set CMD (to be expanded by eval, run
+# from $W, the workload's scratch directory); return 1 to skip it
+prepare() {
+	W=$OUT/$1.dir
+	case $1 in
+	python)
+		[ -x /usr/bin/python3 ] && [ -f /usr/lib/python3.11/test/test_os.py ] ||
+			{ say "python: no /usr/bin/python3 with libpython3.11-testsuite: skipped"; return 1; }
+		# -u: unbuffered, so stdout and stderr interleave the same way each run
+		CMD="/usr/bin/python3 -u -m test --tempdir \"\$W/tmp\" $(echo $PYTESTS)" ;;
+	git)
+		command -v git > /dev/null || { say "git: no git: skipped"; return 1; }
+		CMD='sh "$ROOT/bench/git-scenario.sh" "$W/scenario" 200' ;;
+	sqlite)
+		command -v sqlite3 > /dev/null || { say "sqlite: no sqlite3: skipped"; return 1; }
+		[ -s "$OUT/inserts.sql" ] || ( HAVE_SQLITE=1 PY= OUT=$OUT; . bench/workloads.sh ) || return 1
+		CMD='sqlite3 -bail "$W/db" ".read $OUT/inserts.sql" ".read $ROOT/bench/suites/queries.sql"' ;;
+	make)
+		CMD='sh "$ROOT/bench/suites/make-project.sh"' ;;
+	node)
+		command -v node > /dev/null || { say "node: no node: skipped"; return 1; }
+		CMD='node "$ROOT/bench/suites/workers.js"' ;;
+	go)
+		command -v go > /dev/null || { say "go: no go compiler: skipped"; return 1; }
+		(cd bench/suites/goprog && GOCACHE="$ROOT/build/bench/gocache" GOPATH="$ROOT/build/bench/gopath" \
+			GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local GO111MODULE=on \
+			CGO_ENABLED=1 go build -o "$OUT/goprog" .) || { say "go: cannot build bench/suites/goprog"; return 1; }
+		CMD='"$OUT/goprog"' ;;
+	bash)
+		command -v bash > /dev/null || { say "bash: no bash: skipped"; return 1; }
+		CMD='bash "$ROOT/bench/suites/pipelines.bash"' ;;
+	perl)
+		command -v perl > /dev/null || { say "perl: no perl: skipped"; return 1; }
+		CMD='perl "$ROOT/bench/suites/forks.pl"' ;;
+	*)
+		say "unknown workload '$1' (known: $ALL)"; return 1 ;;
+	esac
+}
+
+# --- what legitimately differs -------------------------------------------------
+# filter NAME < raw output > what is compared
+filter() {
+	case $1 in
+	python)
+		# regrtest: "0:01:02 load avg: 1.23 [ 3/14] test_x" and, for slow
+		# tests, "test_x passed in 31.2 sec" or "(32.1 sec)"; the summary
+		# lists "10 slowest tests" with durations and "Total duration";
+		# a test's own output may name pids, temporary paths, addresses.
+		sed -e 's/^[0-9]*:[0-9][0-9]:[0-9][0-9] load avg: [0-9.]* //' \
+		    -e 's/^[0-9]*:[0-9][0-9]:[0-9][0-9] //' \
+		    -e '/^Total duration: /d' \
+		    -e 's/ -- \(.*\) in [0-9.]* \(min \)*[0-9.]* *\(sec\|ms\)$/ -- \1/' \
+		    -e 's/ passed in [0-9.]* \(min \)*[0-9.]* *\(sec\|ms\)$/ passed/' \
+		    -e 's/ (\([0-9.]* \(min \)*\)*[0-9.]* *\(sec\|ms\))$//' \
+		    -e '/^[0-9]* slowest tests:$/,/^$/d' \
+		    -e '/^- test_[a-z0-9_]*: [0-9.]* \(min \)*[0-9.]* *\(sec\|ms\)$/d' \
+		    -e '/^- test_[a-z0-9_]*: [0-9.]* \(sec\|ms\)$/d' |
+		common_filter ;;
+	*) common_filter ;;
+	esac
+}
+
+# pids in bash's job messages ("line 70:  2292 Killed"), the scratch
+# directory, temporary names, hexadecimal addresses
+common_filter() {
+	sed -e "s|$OUT|SCRATCH|g" \
+	    -e 's/^\(.*: line [0-9]*: *\)[0-9][0-9]* /\1PID /' \
+	    -e 's|/tmp/[A-Za-z0-9._-]*|/tmp/TMP|g' \
+	    -e 's/0x[0-9a-f]\{6,16\}/0xADDR/g'
+}
+
+# --- running ---------------------------------------------------------------------
+# run NAME MODE: run the workload plainly (MODE plain) or under leakscope;
+# writes $OUT/NAME.MODE.{out,status,ms}
+run() {
+	rm -rf "$W"
+	mkdir -p "$W/tmp"
+	case $2 in
+	plain) pre= ;;
+	leakscope) rm -f "$OUT/$1.report"
+		pre='"$LEAKSCOPE" run --exit-code 0 -o "$OUT/$1.report" --' ;;
+	esac
+	start=$(date +%s%N)
+	(cd "$W" && eval "$pre $CMD") > "$OUT/$1.$2.out" 2>&1 < /dev/null
+	echo $? > "$OUT/$1.$2.status"
+	end=$(date +%s%N)
+	echo $(( (end - start) / 1000000 )) > "$OUT/$1.$2.ms"
+}
+
+printf '%-8s | %-9s | %9s | %9s | %s\n' workload result "plain (s)" "lksc. (s)" "ratio"
+printf '%-8s-|-%-9s-|-%9s-|-%9s-|-%s\n' -------- --------- --------- --------- -----
+differ=0
+say "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for w in $WORKLOADS; do
+	prepare "$w" || continue
+	run "$w" plain
+	run "$w" leakscope
+	{ filter "$w" < "$OUT/$w.plain.out"; echo "exit status $(cat "$OUT/$w.plain.status")"; } > "$OUT/$w.plain.cmp"
+	{ filter "$w" < "$OUT/$w.leakscope.out"; echo "exit status $(cat "$OUT/$w.leakscope.status")"; } > "$OUT/$w.leakscope.cmp"
+	if cmp -s "$OUT/$w.plain.cmp" "$OUT/$w.leakscope.cmp"; then
+		result=same
+	else
+		result=DIFFERENT
+		differ=1
+	fi
+	p=$(cat "$OUT/$w.plain.ms") l=$(cat "$OUT/$w.leakscope.ms")
+	awk -v w="$w" -v r="$result" -v p="$p" -v l="$l" 'BEGIN {
+		printf "%-8s | %-9s | %9.2f | %9.2f | %.2f\n", w, r, p / 1000, l / 1000, (p > 0 ? l / p : 0) }'
+	if [ "$result" = DIFFERENT ]; then
+		diff -u --label "$w plain" --label "$w leakscope" "$OUT/$w.plain.cmp" "$OUT/$w.leakscope.cmp" |
+			head -n 80 | sed 's/^/    /'
+	fi
+done
+say "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+exit $differ
