@@ -20,9 +20,12 @@
 #   python    CPython's own regression tests (Debian's /usr/bin/python3 and
 #             libpython3.11-testsuite), sequentially: test_subprocess
 #             test_signal test_threading test_os test_posix test_fork1
-#             test_wait4 test_select test_pty test_json test_re test_sqlite3
-#             test_tempfile test_shutil; compared: which tests ran, passed,
-#             failed or were skipped, and the final result (not timings)
+#             test_wait4 test_select test_pty test_json test_re
+#             test_faulthandler test_tempfile test_shutil (Debian's test
+#             suite has no test_sqlite3: test_faulthandler, whose children
+#             crash on purpose, takes its place; sqlite has its own
+#             workload); compared: which tests ran, passed, failed or were
+#             skipped, and the final result (not timings)
 #   git       bench/git-scenario.sh: 200 commits through sh hooks that run
 #             pipelines, a refused commit, a merge, log, gc, fsck (fixed
 #             names and dates: same hashes every run)
@@ -40,6 +43,11 @@
 #             kill -TERM $$, here-documents, a coprocess, exit 5
 #   perl      bench/suites/forks.pl: fork and pipes, regexes, hashes, sort,
 #             qx, system, a signal to itself, exit 4
+#   state     bench/suites/procstate.sh: what a program sees of its process
+#             (environment names, umask, limits, signal mask and
+#             dispositions, capabilities, descriptors, process group and
+#             session); LD_PRELOAD, LEAKSCOPE_* and TracerPid are what
+#             leakscope must change, and are filtered out
 #
 #   sh bench/real-suites.sh                     # all of them (about 10 minutes)
 #   sh bench/real-suites.sh bash perl go        # a few
@@ -53,10 +61,10 @@ ROOT=$(pwd)
 LEAKSCOPE=${LEAKSCOPE:-$ROOT/build/leakscope}
 OUT=$ROOT/build/bench/suites
 mkdir -p "$OUT"
-ALL="python git sqlite make node go bash perl"
+ALL="python git sqlite make node go bash perl state"
 WORKLOADS=${*:-$ALL}
 PYTESTS="test_subprocess test_signal test_threading test_os test_posix test_fork1
-test_wait4 test_select test_pty test_json test_re test_sqlite3 test_tempfile test_shutil"
+test_wait4 test_select test_pty test_json test_re test_faulthandler test_tempfile test_shutil"
 
 say() { echo "real-suites: $*" >&2; }
 [ -x "$LEAKSCOPE" ] || { say "no leakscope at $LEAKSCOPE (run make)"; exit 2; }
@@ -71,7 +79,8 @@ prepare() {
 		[ -x /usr/bin/python3 ] && [ -f /usr/lib/python3.11/test/test_os.py ] ||
 			{ say "python: no /usr/bin/python3 with libpython3.11-testsuite: skipped"; return 1; }
 		# -u: unbuffered, so stdout and stderr interleave the same way each run
-		CMD="/usr/bin/python3 -u -m test --tempdir \"\$W/tmp\" $(echo $PYTESTS)" ;;
+		# --junit-xml: the result of every test case, skips with their reason
+		CMD="/usr/bin/python3 -u -m test --tempdir \"\$W/tmp\" --junit-xml \"\$OUT/python.\$MODE.xml\" $(echo $PYTESTS)" ;;
 	git)
 		command -v git > /dev/null || { say "git: no git: skipped"; return 1; }
 		CMD='sh "$ROOT/bench/git-scenario.sh" "$W/scenario" 200' ;;
@@ -96,30 +105,55 @@ prepare() {
 	perl)
 		command -v perl > /dev/null || { say "perl: no perl: skipped"; return 1; }
 		CMD='perl "$ROOT/bench/suites/forks.pl"' ;;
+	state)
+		CMD='sh "$ROOT/bench/suites/procstate.sh"' ;;
 	*)
 		say "unknown workload '$1' (known: $ALL)"; return 1 ;;
 	esac
 }
 
 # --- what legitimately differs -------------------------------------------------
+# cases NAME MODE: what the workload left besides its output, to compare
+# too: for python, each test case and its result (from the JUnit XML)
+cases() {
+	[ "$1" = python ] && [ -s "$OUT/python.$2.xml" ] || return 0
+	echo "test cases:"
+	/usr/bin/python3 - "$OUT/python.$2.xml" <<'EOF_PY'
+import sys
+import xml.etree.ElementTree as ET
+for case in ET.parse(sys.argv[1]).iter("testcase"):
+    verdict = "ok"
+    for child in case:
+        if child.tag in ("skipped", "failure", "error"):
+            text = (child.get("message") or child.text or "").strip().splitlines()
+            verdict = child.tag + (": " + text[0][:200] if text else "")
+    print(case.get("name"), verdict)
+EOF_PY
+}
+
 # filter NAME < raw output > what is compared
 filter() {
 	case $1 in
 	python)
-		# regrtest: "0:01:02 load avg: 1.23 [ 3/14] test_x" and, for slow
-		# tests, "test_x passed in 31.2 sec" or "(32.1 sec)"; the summary
+		# regrtest: "0:01:02 load avg: 1.23 [ 3/14] test_x" and, after a
+		# test slower than 30 s, "-- test_w passed in 31.2 sec"; the summary
 		# lists "10 slowest tests" with durations and "Total duration";
 		# a test's own output may name pids, temporary paths, addresses.
 		sed -e 's/^[0-9]*:[0-9][0-9]:[0-9][0-9] load avg: [0-9.]* //' \
 		    -e 's/^[0-9]*:[0-9][0-9]:[0-9][0-9] //' \
 		    -e '/^Total duration: /d' \
-		    -e 's/ -- \(.*\) in [0-9.]* \(min \)*[0-9.]* *\(sec\|ms\)$/ -- \1/' \
+		    -e 's/ -- test_[a-z0-9_]* passed in .*$//' \
 		    -e 's/ passed in [0-9.]* \(min \)*[0-9.]* *\(sec\|ms\)$/ passed/' \
 		    -e 's/ (\([0-9.]* \(min \)*\)*[0-9.]* *\(sec\|ms\))$//' \
 		    -e '/^[0-9]* slowest tests:$/,/^$/d' \
 		    -e '/^- test_[a-z0-9_]*: [0-9.]* \(min \)*[0-9.]* *\(sec\|ms\)$/d' \
 		    -e '/^- test_[a-z0-9_]*: [0-9.]* \(sec\|ms\)$/d' |
 		common_filter ;;
+	state)
+		# preloading needs LD_PRELOAD (LEAKSCOPE_* tell the interposer
+		# where its collector is); the collector traces every process
+		sed -e '/^environment names: /s/ \(LD_PRELOAD\|LEAKSCOPE_[A-Z_]*\)//g' \
+		    -e 's/^\( *TracerPid:\).*/\1 (filtered)/' | common_filter ;;
 	*) common_filter ;;
 	esac
 }
@@ -144,6 +178,7 @@ run() {
 	leakscope) rm -f "$OUT/$1.report"
 		pre='"$LEAKSCOPE" run --exit-code 0 -o "$OUT/$1.report" --' ;;
 	esac
+	MODE=$2
 	start=$(date +%s%N)
 	(cd "$W" && eval "$pre $CMD") > "$OUT/$1.$2.out" 2>&1 < /dev/null
 	echo $? > "$OUT/$1.$2.status"
@@ -159,8 +194,10 @@ for w in $WORKLOADS; do
 	prepare "$w" || continue
 	run "$w" plain
 	run "$w" leakscope
-	{ filter "$w" < "$OUT/$w.plain.out"; echo "exit status $(cat "$OUT/$w.plain.status")"; } > "$OUT/$w.plain.cmp"
-	{ filter "$w" < "$OUT/$w.leakscope.out"; echo "exit status $(cat "$OUT/$w.leakscope.status")"; } > "$OUT/$w.leakscope.cmp"
+	for m in plain leakscope; do
+		{ filter "$w" < "$OUT/$w.$m.out"; echo "exit status $(cat "$OUT/$w.$m.status")"
+		  cases "$w" "$m" | common_filter; } > "$OUT/$w.$m.cmp"
+	done
 	if cmp -s "$OUT/$w.plain.cmp" "$OUT/$w.leakscope.cmp"; then
 		result=same
 	else
