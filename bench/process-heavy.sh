@@ -34,7 +34,8 @@
 # (tools/install-deps.sh bench installs them all). Never run two benchmarks
 # at once on a shared machine.
 #
-#   sh bench/process-heavy.sh            # everything, 5 runs each
+#   sh bench/process-heavy.sh            # everything, 5 runs each (about 30 min:
+#                                        # valgrind's three timeouts are 15 of them)
 #   RUNS=3 TOOLS="plain leakscope" WORKLOADS="fork exec" sh bench/process-heavy.sh
 #   LEAKSCOPE=path/to/leakscope TIMEOUT=120 sh bench/process-heavy.sh 3
 set -u

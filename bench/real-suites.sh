@@ -38,6 +38,10 @@
 #   node      bench/suites/workers.js: 4 worker_threads, SharedArrayBuffer
 #   go        bench/suites/goprog: goroutines, channels, cgo, os/exec of
 #             itself and of sh, SIGUSR1 to itself through os/signal, exit 2
+#   gotest    Go's own tests of os/signal, os/exec, os and syscall (Debian's
+#             Go source; bench/suites/go-stdlib-tests.sh): helper processes,
+#             signals to itself, stopped children, a shell on a terminal;
+#             compared: each test's result and each package's status
 #   bash      bench/suites/pipelines.bash: pipes and PIPESTATUS, process
 #             substitution, subshells, traps on EXIT and TERM, jobs and wait,
 #             kill -TERM $$, here-documents, a coprocess, exit 5
@@ -51,6 +55,7 @@
 #
 #   sh bench/real-suites.sh                     # all of them (about 10 minutes)
 #   sh bench/real-suites.sh bash perl go        # a few
+#   PYTESTS="test_socket test_io" sh bench/real-suites.sh python   # other CPython tests
 #   LEAKSCOPE=path/to/leakscope sh bench/real-suites.sh
 # Needs the packages of `tools/install-deps.sh bench`; a workload whose
 # program is missing is skipped (said so), not failed. Run nothing else
@@ -61,10 +66,10 @@ ROOT=$(pwd)
 LEAKSCOPE=${LEAKSCOPE:-$ROOT/build/leakscope}
 OUT=$ROOT/build/bench/suites
 mkdir -p "$OUT"
-ALL="python git sqlite make node go bash perl state"
+ALL="python git sqlite make node go gotest bash perl state"
 WORKLOADS=${*:-$ALL}
-PYTESTS="test_subprocess test_signal test_threading test_os test_posix test_fork1
-test_wait4 test_select test_pty test_json test_re test_faulthandler test_tempfile test_shutil"
+PYTESTS=${PYTESTS:-"test_subprocess test_signal test_threading test_os test_posix test_fork1
+test_wait4 test_select test_pty test_json test_re test_faulthandler test_tempfile test_shutil"}
 
 say() { echo "real-suites: $*" >&2; }
 [ -x "$LEAKSCOPE" ] || { say "no leakscope at $LEAKSCOPE (run make)"; exit 2; }
@@ -99,6 +104,19 @@ prepare() {
 			GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local GO111MODULE=on \
 			CGO_ENABLED=1 go build -o "$OUT/goprog" .) || { say "go: cannot build bench/suites/goprog"; return 1; }
 		CMD='"$OUT/goprog"' ;;
+	gotest)
+		command -v go > /dev/null || { say "gotest: no go compiler: skipped"; return 1; }
+		mkdir -p "$OUT/gotest"
+		for pkg in os/signal os/exec os syscall; do
+			# linked externally, so that every test binary is dynamic (os's
+			# would be static, out of LD_PRELOAD's reach)
+			GOCACHE="$ROOT/build/bench/gocache" GOPATH="$ROOT/build/bench/gopath" \
+			GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off GOTOOLCHAIN=local GO111MODULE=on \
+			CGO_ENABLED=1 go test -c -ldflags=-linkmode=external \
+				-o "$OUT/gotest/$(echo "$pkg" | tr / _).test" "$pkg" ||
+				{ say "gotest: cannot build the tests of $pkg"; return 1; }
+		done
+		CMD='sh "$ROOT/bench/suites/go-stdlib-tests.sh" "$OUT/gotest"' ;;
 	bash)
 		command -v bash > /dev/null || { say "bash: no bash: skipped"; return 1; }
 		CMD='bash "$ROOT/bench/suites/pipelines.bash"' ;;
@@ -149,6 +167,11 @@ filter() {
 		    -e '/^- test_[a-z0-9_]*: [0-9.]* \(min \)*[0-9.]* *\(sec\|ms\)$/d' \
 		    -e '/^- test_[a-z0-9_]*: [0-9.]* \(sec\|ms\)$/d' |
 		common_filter ;;
+	gotest)
+		# parallel tests interleave: keep each test's verdict (sorted,
+		# without its duration) and each package's status
+		sed -n -e 's/^ *--- \(PASS\|FAIL\|SKIP\): \([^ ]*\) .*/\2 \1/p' \
+		       -e '/^[a-z/]*: exit [0-9]*$/p' -e '/^\(PASS\|FAIL\)$/p' | sort | common_filter ;;
 	state)
 		# preloading needs LD_PRELOAD (LEAKSCOPE_* tell the interposer
 		# where its collector is); the collector traces every process
