@@ -194,7 +194,7 @@ common_filter() {
 # run NAME MODE: run the workload plainly (MODE plain) or under leakscope;
 # writes $OUT/NAME.MODE.{out,status,ms}
 run() {
-	rm -rf "$W"
+	rm -rf "$W" "$OUT/$1.$2.xml"
 	mkdir -p "$W/tmp"
 	case $2 in
 	plain) pre= ;;
