@@ -1,0 +1,3 @@
+module leakscope.bench/cgo-alloc
+
+go 1.19

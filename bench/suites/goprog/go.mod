@@ -1,0 +1,3 @@
+module leakscope.bench/goprog
+
+go 1.19
