@@ -1,7 +1,7 @@
 /*
- * elfsym.h - addresses of named symbols in an ELF file's .symtab, several
- * names in one pass over the table (a GHC or Go binary has tens of
- * thousands of symbols).
+ * elfsym.h - addresses of named symbols in an ELF file's .symtab (a GHC or
+ * Go binary has tens of thousands of symbols: the table of each file is
+ * read once, and kept for the next processes of the same executable).
  */
 #ifndef LK_COLLECTOR_ELFSYM_H
 #define LK_COLLECTOR_ELFSYM_H

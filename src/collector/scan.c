@@ -807,6 +807,13 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 {
 	if (snap->mem_fd < 0)
 		return -EPERM;
+	if (s->live.count == 0) { /* nothing of its own (a fork child before exec) */
+		free(s->classes);
+		free(s->leaders);
+		s->classes = calloc(s->live.cap + 1, 1);
+		s->leaders = calloc(s->live.cap + 1, sizeof(*s->leaders));
+		return s->classes && s->leaders ? 0 : -ENOMEM;
+	}
 	size_t n = s->live.count, k = 0;
 	struct lk_block *blocks = malloc((n + 1) * sizeof(*blocks));
 	size_t *slot = malloc((n + 1) * sizeof(*slot));
