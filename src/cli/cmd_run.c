@@ -239,8 +239,10 @@ static int trace(struct run_state *r)
 	while (!r->done) {
 		uint64_t n = lk_collector_poll(r->c, 2);
 		reap(r);
+		/* a process stopped by job control is seized again as it runs */
+		size_t parked = r->x ? lk_exitstop_unpark(r->x) : 0;
 		if (n == 0 && !r->done) {
-			lk_collector_poll(r->c, 10);
+			lk_collector_poll(r->c, parked ? 1 : 10);
 			reap(r);
 		}
 	}

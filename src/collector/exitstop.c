@@ -24,6 +24,8 @@ struct thread {
 	int exiting;
 	int held;       /* kept at its exit stop for the snapshot */
 	int group_done; /* its process's snapshot was taken */
+	int parked;     /* let go while stopped by job control, seized again
+			 * once it runs (lk_exitstop_unpark) */
 };
 
 struct pending {
@@ -55,7 +57,7 @@ void lk_exitstop_free(struct lk_exitstop *x)
 	if (!x)
 		return;
 	for (size_t i = 0; i < x->n; i++)
-		if (!x->t[i].exiting)
+		if (!x->t[i].exiting && !x->t[i].parked)
 			ptrace(PTRACE_DETACH, x->t[i].tid, 0, 0);
 	free(x->t);
 	free(x->released);
@@ -322,6 +324,42 @@ int lk_exitstop_take_pending(struct lk_exitstop *x, pid_t *tid, int *status)
 	return 1;
 }
 
+/* The state letter of /proc/TID/stat ('R', 'S', 'T', ...), 0 if gone. */
+static char thread_state(pid_t tid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	const char *p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+size_t lk_exitstop_unpark(struct lk_exitstop *x)
+{
+	size_t parked = 0;
+	for (size_t i = x->n; i-- > 0;) {
+		struct thread *t = &x->t[i];
+		if (!t->parked)
+			continue;
+		char st = thread_state(t->tid);
+		if (st == 'T') {
+			parked++;
+			continue;
+		}
+		if (st && ptrace(PTRACE_SEIZE, t->tid, 0, (void *)x->options) == 0)
+			t->parked = 0;
+		else
+			drop(x, t->tid); /* gone, or another tracer has it now */
+	}
+	return parked;
+}
+
 /* A field of /proc/TID/status ("Tgid:", "TracerPid:"); 0 if unknown. */
 static pid_t status_field(pid_t tid, const char *name)
 {
@@ -398,8 +436,11 @@ int lk_exitstop_handle(struct lk_exitstop *x, pid_t tid, int status,
 		snap->tid = (pid_t)msg;
 		return msg ? 2 : 0;
 	case PTRACE_EVENT_STOP:
-		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
-			ptrace(PTRACE_LISTEN, tid, 0, 0); /* job control: stay stopped */
+		/* job control: let go of the stopped thread, which stays stopped
+		 * as the process's state says, 'T' (a tracee's would be 't') */
+		if ((sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) &&
+		    ptrace(PTRACE_DETACH, tid, 0, 0) == 0)
+			t->parked = 1;
 		else
 			continue_with(tid, 0);
 		return 0;

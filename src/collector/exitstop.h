@@ -75,6 +75,11 @@ int lk_exitstop_take_pending(struct lk_exitstop *x, pid_t *tid, int *status);
 /* The pid tracing tid (/proc/TID/status, TracerPid), 0 if none or unknown. */
 pid_t lk_exitstop_tracer_of(pid_t tid);
 
+/* Threads stopped by job control are let go (a stopped process shows
+ * 'T', as without leakscope, not a tracee's 't'); seize again those that
+ * run once more. Returns how many are still stopped: call again soon. */
+size_t lk_exitstop_unpark(struct lk_exitstop *x);
+
 /* Let the thread of snap finish exiting. */
 void lk_exitstop_resume(struct lk_exitstop *x, struct lk_exit_snapshot *snap);
 

@@ -4,7 +4,8 @@
 # group, session, umask, environment but the documented variables,
 # libraries but the interposer - and a daemon that closes every inherited
 # descriptor and reuses 3 and 4 reads back exactly what it wrote. A
-# pipeline killed by SIGPIPE ends 141 as it does alone.
+# pipeline killed by SIGPIPE ends 141 as it does alone; a child stopped by
+# SIGSTOP shows state T, not a tracee's t.
 . "$(dirname "$0")/../lib.sh"
 v=$(victim observe-self) || exit
 
@@ -35,4 +36,10 @@ grep -q '^signal 2 disposition ignored$' "$T/plain.out" || fail "the shell did n
 out=$("$LEAKSCOPE" run --exit-code 0 -- bash -c 'yes | head -n 1 > /dev/null; echo "${PIPESTATUS[0]}"' 2> "$T/pipe.err")
 [ "$out" = 141 ] || { cat "$T/pipe.err"; fail "yes | head -1: yes ended $out, not 141 (SIGPIPE)"; }
 grep -q "Broken pipe" "$T/pipe.err" && fail "'Broken pipe' printed under leakscope"
+
+# a child stopped by SIGSTOP is 'T' in /proc and ps (a tracee would be 't'),
+# and is traced again once continued
+state=$("$LEAKSCOPE" run --exit-code 0 -- sh -c 'sleep 3 & p=$!; sleep 0.3; kill -STOP $p; sleep 0.3;
+	s=$(sed "s/^.*) //" /proc/$p/stat | cut -d" " -f1); kill -CONT $p; kill $p; wait $p 2> /dev/null; echo $s' 2> /dev/null)
+[ "$state" = T ] || fail "a stopped child's state under leakscope: '$state', not T"
 exit 0
