@@ -150,7 +150,7 @@ struct live_thread {
 
 /* The readable mappings of files, in address order (as maps lists them),
  * to tell a vtable or a return address (LK_ADDR_FILE, LK_ADDR_CODE). */
-struct code_ranges {
+struct file_maps {
 	struct file_map {
 		uint64_t lo, hi;
 		unsigned kind;
@@ -158,7 +158,7 @@ struct code_ranges {
 	size_t n, cap;
 };
 
-static void add_file_map(struct code_ranges *c, uint64_t lo, uint64_t hi, unsigned kind)
+static void add_file_map(struct file_maps *c, uint64_t lo, uint64_t hi, unsigned kind)
 {
 	if (c->n == c->cap) {
 		size_t nc = c->cap ? 2 * c->cap : 64;
@@ -171,7 +171,7 @@ static void add_file_map(struct code_ranges *c, uint64_t lo, uint64_t hi, unsign
 	c->r[c->n++] = (struct file_map){lo, hi, kind};
 }
 
-static unsigned kind_at(const struct code_ranges *c, uint64_t v)
+static unsigned kind_at(const struct file_maps *c, uint64_t v)
 {
 	size_t lo = 0, hi = c->n;
 	while (lo < hi) {
@@ -184,7 +184,7 @@ static unsigned kind_at(const struct code_ranges *c, uint64_t v)
 	return lo < c->n && v >= c->r[lo].lo ? c->r[lo].kind : 0;
 }
 
-static int is_code(const struct code_ranges *c, uint64_t v)
+static int is_code(const struct file_maps *c, uint64_t v)
 {
 	return (kind_at(c, v) & LK_ADDR_CODE) != 0;
 }
@@ -203,7 +203,7 @@ struct root_search {
 	const struct lk_go_heap *go; /* Go's heap, when its layout is understood */
 	const char *exe;
 	struct roots *rs;
-	struct code_ranges *code;  /* readable mappings of files */
+	struct file_maps *code;  /* readable mappings of files */
 	struct roots *readable;    /* every readable mapping */
 };
 
@@ -525,7 +525,7 @@ static int add_ghc_roots(struct lk_ghc_heap *ghc, struct roots *rs)
 
 struct mem_reader {
 	int fd;
-	const struct code_ranges *files; /* what lies where (LK_ADDR_*) */
+	const struct file_maps *files; /* what lies where (LK_ADDR_*) */
 	uint64_t base;   /* target address of win[0] */
 	size_t filled;   /* bytes of win valid */
 	uint64_t prev;   /* address of the last read */
@@ -674,7 +674,7 @@ static int threads_of(const struct lk_exit_snapshot *snap, uint64_t exit_sp,
 
 /* The nearest return address below the word at `where` on a stack whose
  * live part starts at lo: in the function whose frame holds the word. */
-static uint64_t frame_code(int mem_fd, const struct code_ranges *code, uint64_t lo,
+static uint64_t frame_code(int mem_fd, const struct file_maps *code, uint64_t lo,
 			   uint64_t where)
 {
 	uint64_t w[512];
@@ -709,7 +709,7 @@ static struct lk_reach_why go_object_root(const struct lk_reach *reach, const si
 /* --why: keep what reached each block, and what each root is, in s->why
  * (the roots' descriptions move there). */
 static int keep_why(struct lk_session *s, const struct lk_reach *reach, const size_t *slot,
-		    size_t k, struct roots *rs, const struct code_ranges *code,
+		    size_t k, struct roots *rs, const struct file_maps *code,
 		    size_t n_general, size_t go_root, int mem_fd)
 {
 	struct lk_why *w = calloc(1, sizeof(*w));
@@ -827,7 +827,7 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	struct lk_go_heap *go = NULL;
 	size_t go_root = SIZE_MAX;
 	struct mem_reader *mem = malloc(sizeof(*mem));
-	struct code_ranges code = {0};
+	struct file_maps code = {0};
 	rs.want_info = s->want_why;
 	int rc = -ENOMEM;
 	if (!blocks || !slot || !addrs || !ignored || !mem)
