@@ -9,6 +9,15 @@
 package main
 
 // #include <stdlib.h>
+// #include <string.h>
+// /* Zero the system stack below this frame, where malloc's dead frames
+//    still hold the pointer it returned (a conservative scan rightly takes
+//    a copy there, in a live frame later, for a reference). */
+// static __attribute__((noinline)) void scrub(void)
+// {
+// 	char pad[32768];
+// 	explicit_bzero(pad, sizeof(pad));
+// }
 import "C"
 
 import (
@@ -30,6 +39,7 @@ var done = make(chan bool)
 //go:noinline
 func makeDead() {
 	p := C.malloc(3333)
+	C.scrub()
 	for i := 0; i < 64; i++ {
 		sink = &box{p: p, name: "dead"}
 	}

@@ -7,6 +7,15 @@
 package main
 
 // #include <stdlib.h>
+// #include <string.h>
+// /* Zero the system stack below this frame, where malloc's dead frames
+//    still hold the pointer it returned (a conservative scan rightly takes
+//    a copy there, in a live frame later, for a reference). */
+// static __attribute__((noinline)) void scrub(void)
+// {
+// 	char pad[32768];
+// 	explicit_bzero(pad, sizeof(pad));
+// }
 import "C"
 
 import (
@@ -24,6 +33,7 @@ var keep = map[string]*holder{}
 //go:noinline
 func leak() {
 	p := C.malloc(1000)
+	C.scrub()
 	fmt.Printf("calling malloc() ... %p\n", p)
 }
 
