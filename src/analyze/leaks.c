@@ -168,7 +168,7 @@ static int group_class(const struct lk_session *s, struct lk_symbolizer *sym,
 /* What the report must say about how the blocks were classed, or NULL.
  * Without ptrace, the first sentence of each note says why: not permitted
  * here, or another tracer had the process. */
-static const char *scan_note(const struct lk_session *s)
+const char *lk_leaks_scan_note(const struct lk_session *s)
 {
 	static const char *const notes[2][3] = {
 		{"ptrace is not permitted here: the process was scanned from its exit hook "
@@ -204,6 +204,47 @@ static const char *scan_note(const struct lk_session *s)
 	return "no reachability scan: the process ended without an exit stop (killed by SIGKILL?)";
 }
 
+int lk_leak_report_add(struct lk_leak_report *out, struct lk_leak *l,
+		       const struct lk_suppressions *sup, int held_by_suppressed, int show_reachable,
+		       struct lk_leak **listed)
+{
+	int rc = 0;
+	*listed = NULL;
+	l->suppression = sup ? lk_suppressions_match(sup, l->frames, l->n_frames) : NULL;
+	if (!l->suppression && held_by_suppressed)
+		l->suppression = "(held only by a suppressed leak)";
+	if (!l->suppression) {
+		out->class_bytes[l->cls] += l->bytes;
+		out->class_objects[l->cls] += l->objects;
+	}
+	if (!l->suppression && l->cls == LK_CLASS_REACHABLE && !show_reachable) {
+		release_frames(l);
+	} else if (l->suppression) {
+		out->suppressed_bytes += l->bytes;
+		out->suppressed_objects += l->objects;
+		if ((rc = push(&out->suppressed, &out->n_suppressed, l)) == 0)
+			*listed = &out->suppressed[out->n_suppressed - 1];
+	} else {
+		if (l->cls != LK_CLASS_REACHABLE) {
+			out->leaked_bytes += l->bytes;
+			out->leaked_objects += l->objects;
+		}
+		if ((rc = push(&out->leaks, &out->n_leaks, l)) == 0)
+			*listed = &out->leaks[out->n_leaks - 1];
+	}
+	if (rc)
+		release_frames(l);
+	return rc;
+}
+
+void lk_leak_report_sort(struct lk_leak_report *r)
+{
+	if (r->n_leaks)
+		qsort(r->leaks, r->n_leaks, sizeof(*r->leaks), by_bytes);
+	if (r->n_suppressed)
+		qsort(r->suppressed, r->n_suppressed, sizeof(*r->suppressed), by_bytes);
+}
+
 int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 		     const struct lk_suppressions *sup, int root, int show_reachable, int why,
 		     struct lk_leak_report *out)
@@ -229,7 +270,7 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 	uint32_t n_stacks = s->view.stack_end > 0 ? s->view.stack_end : 1;
 	int damaged = 0;
 	out->scanned = s->classes != NULL;
-	out->scan_note = scan_note(s);
+	out->scan_note = lk_leaks_scan_note(s);
 	out->heap_note = s->classes ? s->go_note : NULL;
 	if (s->own_malloc)
 		out->alloc_note = "the program's executable defines its own malloc, which comes "
@@ -264,31 +305,13 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 		int via_leader = k % GROUP_CLASSES == INDIRECT_OF_SUPPRESSED;
 		struct lk_leak l = {.bytes = g[k].bytes, .objects = g[k].objects, .stack = id,
 				    .cls = via_leader ? LK_CLASS_INDIRECT : (int)(k % GROUP_CLASSES)};
-		if ((rc = symbolize_stack(s, sym, id, &l, &damaged)) != 0)
+		struct lk_leak *listed = NULL;
+		if ((rc = symbolize_stack(s, sym, id, &l, &damaged)) != 0 ||
+		    (rc = lk_leak_report_add(out, &l, sup, via_leader, show_reachable, &listed)))
 			break;
-		l.suppression = sup ? lk_suppressions_match(sup, l.frames, l.n_frames) : NULL;
-		if (!l.suppression && via_leader)
-			l.suppression = "(held only by a suppressed leak)";
-		if (!l.suppression) {
-			out->class_bytes[l.cls] += l.bytes;
-			out->class_objects[l.cls] += l.objects;
-		}
-		if (!l.suppression && l.cls == LK_CLASS_REACHABLE && !show_reachable) {
-			release_frames(&l);
-		} else if (l.suppression) {
-			out->suppressed_bytes += l.bytes;
-			out->suppressed_objects += l.objects;
-			rc = push(&out->suppressed, &out->n_suppressed, &l);
-		} else {
-			if (l.cls != LK_CLASS_REACHABLE) {
-				out->leaked_bytes += l.bytes;
-				out->leaked_objects += l.objects;
-			}
-			if (why && s->why && (l.cls == LK_CLASS_REACHABLE || l.cls == LK_CLASS_POSSIBLE))
-				rc = lk_why_path_of(s, sym, g[k].first, &l.why);
-			if (!rc)
-				rc = push(&out->leaks, &out->n_leaks, &l);
-		}
+		if (why && s->why && listed && !listed->suppression &&
+		    (l.cls == LK_CLASS_REACHABLE || l.cls == LK_CLASS_POSSIBLE))
+			rc = lk_why_path_of(s, sym, g[k].first, &listed->why);
 	}
 	free(g);
 	free(sc.pattern);
@@ -296,10 +319,7 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 	if (damaged && !out->region_note)
 		out->region_note = "the program overwrote leakscope's shared memory (a stack "
 				   "entry): stacks it overwrote are not shown";
-	if (out->n_leaks)
-		qsort(out->leaks, out->n_leaks, sizeof(*out->leaks), by_bytes);
-	if (out->n_suppressed)
-		qsort(out->suppressed, out->n_suppressed, sizeof(*out->suppressed), by_bytes);
+	lk_leak_report_sort(out);
 	return rc;
 }
 

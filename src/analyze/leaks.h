@@ -69,6 +69,24 @@ struct lk_leak_report {
 	uint64_t marks_dropped;
 };
 
+/* Group l (its frames now out's, or freed) into out: suppressed when a
+ * suppression matches its frames or held_by_suppressed (an indirectly
+ * lost group whose leader is suppressed), counted in its class, listed
+ * unless it is still reachable and show_reachable is 0. *listed: where
+ * it is listed now, or NULL. 0 or -ENOMEM. */
+int lk_leak_report_add(struct lk_leak_report *out, struct lk_leak *l,
+		       const struct lk_suppressions *sup, int held_by_suppressed, int show_reachable,
+		       struct lk_leak **listed);
+
+/* The lists by class, then bytes descending (lk_leak_report_add's order
+ * is the caller's). */
+void lk_leak_report_sort(struct lk_leak_report *r);
+
+/* What a report must say about how s's blocks were classed: why a scan
+ * that was asked for was not made, or how it was made without ptrace;
+ * NULL when there is nothing to say. */
+const char *lk_leaks_scan_note(const struct lk_session *s);
+
 /* show_reachable: list still-reachable blocks too (always counted); why:
  * say what keeps each still reachable and possibly lost group (the scan
  * must have kept it: s->want_why). */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/leaks.h"
 #include "cli/cli.h"
 #include "common/error.h"
 #include "trace/reader.h"
@@ -85,6 +86,15 @@ static void put_module(FILE *out, const struct lk_trace_module *m)
 			(unsigned long long)m->ranges[i].end);
 }
 
+/* " name=\"text\"" when there is a text. */
+static void put_note(FILE *out, const char *name, const char *text)
+{
+	if (!text)
+		return;
+	fprintf(out, " %s=", name);
+	put_quoted(out, text, strlen(text));
+}
+
 static void put_record(FILE *out, const struct lk_trace_meta *meta,
 		       const struct lk_trace_record *r)
 {
@@ -135,6 +145,21 @@ static void put_record(FILE *out, const struct lk_trace_meta *meta,
 			(unsigned long long)e->symbols, (unsigned long long)e->chunks);
 		break;
 	}
+	case LK_TRACE_SCAN:
+		fprintf(out, "%.6f scan %s", t, r->scan->state == LK_TRACE_SCANNED ? "made" : "none");
+		put_note(out, "note", r->scan->note);
+		put_note(out, "heap_note", r->scan->heap_note);
+		fputc('\n', out);
+		break;
+	case LK_TRACE_CLASS:
+		fprintf(out, "- verdict alloc=%llu addr=0x%llx size=%llu class=%s",
+			(unsigned long long)r->serial, (unsigned long long)r->addr,
+			(unsigned long long)r->size,
+			r->cls == LK_TRACE_IGNORED ? "ignored" : lk_leak_class_id(r->cls));
+		if (r->stack)
+			fprintf(out, " leader_stack=%u", r->stack);
+		fputc('\n', out);
+		break;
 	default:
 		fprintf(out, "- unknown type=%d\n", r->type);
 		break;

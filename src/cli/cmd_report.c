@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/history_load.h"
+#include "history/verdicts.h"
 #include "common/error.h"
 #include "report/history_report.h"
 
@@ -147,9 +148,22 @@ int cmd_report(int argc, char **argv)
 	if (lk_cli_load_history(input, &opt, &h))
 		return 1;
 	struct output o = {.fmt = fmt, .cost = cost, .h = &h, .view = {.trace = input, .top = top}};
+	struct lk_suppressions sup;
+	struct lk_leak_report leaks = {0};
+	lk_suppressions_init(&sup);
+	if (lk_history_verdicts_apply(&h)) {
+		if (lk_suppressions_add_builtin(&sup) || lk_history_leaks(&h, &sup, 0, &leaks)) {
+			lk_cli_error("report: out of memory");
+			return 1;
+		}
+		o.view.leaks = &leaks;
+	}
 	const char *suffix = fmt == FMT_HTML ? ".html" : fmt == FMT_PPROF ? ".pb" : NULL;
 	int status = lk_cli_write_report(input, out_path, suffix, write_report, &o);
-	if (LK_CLI_FREE_AT_EXIT)
+	if (LK_CLI_FREE_AT_EXIT) {
+		lk_leak_report_release(&leaks);
+		lk_suppressions_release(&sup);
 		lk_history_release(&h);
+	}
 	return status;
 }

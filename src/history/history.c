@@ -697,6 +697,34 @@ static int event_record(struct lk_history *h, const struct lk_trace_record *r)
 	return 0;
 }
 
+/* The first record of each CLASSES chunk (the same in each). */
+static int on_scan(struct lk_hist_verdicts *v, const struct lk_trace_scan *scan)
+{
+	if (v->known)
+		return 0;
+	v->known = 1;
+	v->scanned = scan->state == LK_TRACE_SCANNED;
+	if ((scan->note && !(v->note = strdup(scan->note))) ||
+	    (scan->heap_note && !(v->heap_note = strdup(scan->heap_note))))
+		return -ENOMEM;
+	return 0;
+}
+
+static int on_verdict(struct lk_hist_verdicts *v, const struct lk_trace_record *r)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? 2 * v->cap : 1024;
+		struct lk_trace_block_verdict *n = realloc(v->v, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		v->v = n;
+		v->cap = cap;
+	}
+	v->v[v->n++] = (struct lk_trace_block_verdict){.number = r->serial, .leader = r->stack,
+							 .cls = (uint8_t)r->cls};
+	return 0;
+}
+
 /* One record; 1 when reading stops here. */
 static int on_record(struct lk_history *h, const struct lk_trace_record *r)
 {
@@ -707,6 +735,8 @@ static int on_record(struct lk_history *h, const struct lk_trace_record *r)
 	case LK_TRACE_STACK: return on_stack(h, r);
 	case LK_TRACE_MODULE: return lk_symtab_add_module(&h->symtab, r->module);
 	case LK_TRACE_SYMBOL: return lk_symtab_add_symbol(&h->symtab, r->addr, r->symbol, r->n_symbol);
+	case LK_TRACE_SCAN: return on_scan(&h->verdicts, r->scan);
+	case LK_TRACE_CLASS: return on_verdict(&h->verdicts, r);
 	default: return 0;
 	}
 }
@@ -1226,6 +1256,9 @@ void lk_history_release(struct lk_history *h)
 	free(h->marks);
 	free(h->snapshots);
 	free(h->candidates);
+	free(h->verdicts.v);
+	free(h->verdicts.note);
+	free(h->verdicts.heap_note);
 	lk_series_release(&h->total_series);
 	lk_series_release(&h->rss_series);
 	free(h->times);

@@ -23,6 +23,9 @@
  *   the site's bytes at each marker against the marker's index: bytes per
  *   marker interval. The growth ranking is theirs: a window's growth.
  *
+ * - the verdicts of the scan made as the process ended, if the trace
+ *   has them (history/verdicts.h makes them a leak report);
+ *
  * - sizes: per power-of-two size class, allocations and bytes, and the
  *   blocks still live at the end (a histogram to choose --size by).
  *
@@ -181,6 +184,14 @@ struct lk_history {
 	struct lk_sampler sampler;
 	struct lk_series_buf total_series, rss_series;
 	double *times;             /* sampler.due sample times, seconds */
+	/* the verdicts of the scan at the process's end (CLASSES, format.h) */
+	struct lk_hist_verdicts {
+		int known;             /* the trace has them */
+		int scanned;           /* the scan was made: blocks carry their class */
+		char *note, *heap_note;    /* the scan's notes, or NULL */
+		struct lk_trace_block_verdict *v;  /* by allocation number */
+		size_t n, cap;
+	} verdicts;
 	char **warnings;
 	size_t n_warnings;
 	int truncated;

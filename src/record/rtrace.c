@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analyze/leaks.h"
 #include "common/error.h"
 #include "record/buildid.h"
 #include "record/rtrace.h"
@@ -454,12 +455,82 @@ static void note_region(struct lk_rtrace *t)
 	}
 }
 
+/* ---- verdicts ---------------------------------------------------------- */
+
+/* Why the trace has no verdict of a scan, or how the scan was made. */
+static const char *scan_note(const struct lk_session *s)
+{
+	const char *note = lk_leaks_scan_note(s);
+	if (note || s->classes)
+		return note;
+	if (s->state == LK_SESSION_EXECED)
+		return "no reachability scan: the process replaced its program (exec), "
+		       "and what it had allocated went with it";
+	if (s->state == LK_SESSION_RUNNING)
+		return "no reachability scan: the recording stopped before the process ended";
+	return "no reachability scan: recorded with --no-scan";
+}
+
+static int by_number(const void *a, const void *b)
+{
+	const struct lk_trace_block_verdict *x = a, *y = b;
+	return (x->number > y->number) - (x->number < y->number);
+}
+
+/* The verdict of each block of the trace still live (the scan's at the
+ * process's end, analyze/leaks.h): a new array of *n, by number. The
+ * leaders' stacks are defined in the trace as they are met. */
+static struct lk_trace_block_verdict *verdicts(struct lk_rtrace *t, size_t *n)
+{
+	const struct lk_session *s = t->s;
+	struct lk_trace_block_verdict *v = malloc((s->live.count + 1) * sizeof(*v));
+	*n = 0;
+	if (!v)
+		return NULL;
+	lk_live_foreach(&s->live, b) {
+		if (!(b->seq & LK_BLOCK_TRACED))
+			continue;
+		size_t slot = (size_t)(b - s->live.slots);
+		struct lk_trace_block_verdict *x = &v[(*n)++];
+		*x = (struct lk_trace_block_verdict){.number = LK_BLOCK_NUMBER(b->seq),
+						     .cls = s->classes[slot]};
+		if (b->seq & LK_BLOCK_IGNORED)
+			x->cls = LK_TRACE_IGNORED;
+		else if (x->cls == LK_TRACE_INDIRECT && s->leaders &&
+			 s->leaders[slot] < s->live.cap && s->live.slots[s->leaders[slot]].addr)
+			x->leader = map_stack(t, s->live.slots[s->leaders[slot]].stack);
+	}
+	qsort(v, *n, sizeof(*v), by_number);
+	return v;
+}
+
+/* The CLASSES chunk: how the blocks still live were judged. */
+static void write_verdicts(struct lk_rtrace *t, struct lk_symbolizer *sym)
+{
+	const struct lk_session *s = t->s;
+	struct lk_trace_scan scan = {.state = s->classes ? LK_TRACE_SCANNED : LK_TRACE_NOT_SCANNED,
+				     .note = scan_note(s), .heap_note = s->classes ? s->go_note : NULL};
+	size_t n = 0;
+	struct lk_trace_block_verdict *v = s->classes ? verdicts(t, &n) : NULL;
+	if (s->classes && !v) {
+		fail(t, -ENOMEM);
+		return;
+	}
+	symbolize(t, sym, UINT64_MAX);   /* the leaders' stacks */
+	int rc = t->w ? lk_trace_write_classes(t->w, &scan, v, n) : 0;
+	free(v);
+	if (rc)
+		fail(t, rc);
+}
+
 void lk_rtrace_close(struct lk_rtrace *t, struct lk_symbolizer *sym)
 {
 	if (t->s)
 		note_region(t);
 	if (t->w) {
 		symbolize(t, sym, UINT64_MAX);
+		if (t->w && t->s)
+			write_verdicts(t, sym);
 		if (t->w) {
 			uint64_t before_end = lk_trace_writer_offset(t->w);
 			int rc = lk_trace_writer_close(t->w);

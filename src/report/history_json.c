@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "report/history_report.h"
+#include "report/leak_report.h"
 #include "report/json.h"
 
 static void num(FILE *out, const char *key, double v)
@@ -226,6 +227,11 @@ int lk_history_write_json(const struct lk_history *h, const struct lk_history_vi
 			return rc;
 	sizes(out, h);
 	candidates(out, h);
+	fputs(",\n\"exit_leaks\":", out);
+	if (v->leaks)
+		lk_leak_write_process_json(out, v->leaks);
+	else
+		fputs("null", out);
 	fputs("}\n", out);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

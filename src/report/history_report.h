@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "analyze/leaks.h"
 #include "history/diff.h"
 #include "history/history.h"
 
@@ -20,6 +21,10 @@
 struct lk_history_view {
 	const char *trace;          /* the path, as given */
 	int top;                    /* rows per list; <= 0: all */
+	const struct lk_leak_report *leaks;  /* the leaks at the end, as `run` says
+				     * them (history/verdicts.h); NULL when
+				     * the window ends before the trace */
+	int show_suppressed, show_reachable;  /* in text, as for `run` */
 };
 
 int lk_history_write_text(const struct lk_history *h, const struct lk_history_view *v, FILE *out);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/history_report.h"
+#include "report/leak_report.h"
 #include "report/text_frames.h"
 #include "report/timeline_report.h"
 
@@ -136,12 +137,21 @@ int lk_history_write_text(const struct lk_history *h, const struct lk_history_vi
 	char b[32], title[512];
 	int rc = 0;
 	summary(out, h, v);
-	snprintf(title, sizeof(title), "Not freed: allocated from %.6g s (%s) to %.6g s (%s), still "
-		 "live then: %s bytes in %" PRIu64 " objects",
-		 lk_history_seconds(h, h->from_t), h->opt.from.spec ? h->opt.from.spec : "start",
-		 lk_history_seconds(h, h->to_t), h->opt.to.spec ? h->opt.to.spec : "end",
-		 lk_grouped(h->win_bytes, b, sizeof(b)), h->win_count);
-	if ((rc = section(out, h, title, LK_HIST_BY_LEAK, v->top, row_leak)) ||
+	if (v->leaks) {
+		fprintf(out, "\nLeaks: blocks allocated from %.6g s (%s) and not freed when the "
+			"process ended\n", lk_history_seconds(h, h->from_t),
+			h->opt.from.spec ? h->opt.from.spec : "start");
+		lk_leak_write_process_text(out, v->leaks, v->top > 0 ? (size_t)v->top : 0,
+					   v->show_suppressed, v->show_reachable, 0);
+	} else {
+		snprintf(title, sizeof(title), "Not freed: allocated from %.6g s (%s) to %.6g s "
+			 "(%s), still live then: %s bytes in %" PRIu64 " objects",
+			 lk_history_seconds(h, h->from_t), h->opt.from.spec ? h->opt.from.spec : "start",
+			 lk_history_seconds(h, h->to_t), h->opt.to.spec ? h->opt.to.spec : "end",
+			 lk_grouped(h->win_bytes, b, sizeof(b)), h->win_count);
+		rc = section(out, h, title, LK_HIST_BY_LEAK, v->top, row_leak);
+	}
+	if (rc ||
 	    (rc = section(out, h, "Live at the peak", LK_HIST_BY_PEAK, v->top, row_peak)) ||
 	    (rc = section(out, h, "Growing sites (slope of live bytes)", LK_HIST_BY_GROWTH, v->top, row_growth)) ||
 	    (rc = section(out, h, "Temporary allocations", LK_HIST_BY_TEMPORARIES, v->top, row_temp)) ||

@@ -85,7 +85,7 @@ static void marks(FILE *out, const struct lk_leak_report *p)
 	fprintf(out, "],\"marks_dropped\":%" PRIu64, p->marks_dropped);
 }
 
-static void process(FILE *out, const struct lk_leak_report *p)
+void lk_leak_write_process_json(FILE *out, const struct lk_leak_report *p)
 {
 	fprintf(out, "{\"pid\":%d,\"ppid\":%d,\"command\":", (int)p->pid, (int)p->ppid);
 	lk_json_string(out, p->command);
@@ -158,7 +158,7 @@ void lk_leak_write_json(const struct lk_run_result *r, FILE *out)
 	for (size_t i = 0; i < r->n_reports; i++) {
 		if (i)
 			putc(',', out);
-		process(out, &r->reports[i]);
+		lk_leak_write_process_json(out, &r->reports[i]);
 	}
 	fputs("],\"unreported\":[", out);
 	for (size_t i = 0; i < r->n_unreported; i++) {

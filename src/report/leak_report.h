@@ -40,6 +40,12 @@ struct lk_run_result {
 };
 
 void lk_leak_write_text(const struct lk_run_result *r, FILE *out);
+/* One process's report, in text (the first `top` leak groups; 0: all)
+ * and as a JSON object (an element of the "processes" of
+ * docs/json-leaks.md). */
+void lk_leak_write_process_text(FILE *out, const struct lk_leak_report *p, size_t top,
+				int show_suppressed, int show_reachable, int gen_suppressions);
+void lk_leak_write_process_json(FILE *out, const struct lk_leak_report *p);
 void lk_leak_write_json(const struct lk_run_result *r, FILE *out);
 void lk_leak_write_folded(const struct lk_run_result *r, FILE *out);
 

@@ -63,8 +63,8 @@ static void class_counts(FILE *out, const struct lk_leak_report *p, int cls, con
 		n, n == 1 ? "" : "s", what);
 }
 
-static void process_report(FILE *out, const struct lk_leak_report *p, int show_suppressed,
-			   int show_reachable, int gen)
+void lk_leak_write_process_text(FILE *out, const struct lk_leak_report *p, size_t top,
+				int show_suppressed, int show_reachable, int gen)
 {
 	char b[32], c[32];
 	const char *cmd = p->command ? p->command : "?";
@@ -93,8 +93,12 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 		fprintf(out, "  note: %s\n", p->region_note);
 	if (p->scan_note)
 		fprintf(out, "  note: %s\n", p->scan_note);
-	for (size_t i = 0; i < p->n_leaks; i++)
+	size_t shown = top && top < p->n_leaks ? top : p->n_leaks;
+	for (size_t i = 0; i < shown; i++)
 		leak_block(out, &p->leaks[i], NULL, p->scanned);
+	if (shown < p->n_leaks)
+		fprintf(out, "  ... and %zu more allocation sites (--top 0 lists them all)\n",
+			p->n_leaks - shown);
 	if (cb[LK_CLASS_REACHABLE])
 		fprintf(out, "  still reachable: %s bytes in %" PRIu64 " object%s%s\n",
 			lk_grouped(cb[LK_CLASS_REACHABLE], b, sizeof(b)), p->class_objects[LK_CLASS_REACHABLE],
@@ -123,8 +127,8 @@ static void process_report(FILE *out, const struct lk_leak_report *p, int show_s
 void lk_leak_write_text(const struct lk_run_result *r, FILE *out)
 {
 	for (size_t i = 0; i < r->n_reports; i++)
-		process_report(out, &r->reports[i], r->show_suppressed, r->show_reachable,
-			       r->gen_suppressions);
+		lk_leak_write_process_text(out, &r->reports[i], 0, r->show_suppressed,
+					   r->show_reachable, r->gen_suppressions);
 	for (size_t i = 0; i < r->n_unreported; i++) {
 		const struct lk_unreported *u = &r->unreported[i];
 		fprintf(out, "leakscope: pid %d (%s) ", (int)u->pid, u->command);

@@ -27,7 +27,7 @@
 #define LK_TRACE_MAGIC "LKTRACE"     /* 8 bytes with its NUL */
 #define LK_TRACE_MAGIC_LEN 8
 #define LK_TRACE_VERSION 2           /* major: readers refuse a newer one */
-#define LK_TRACE_MINOR 0             /* minor: additions older readers skip */
+#define LK_TRACE_MINOR 1             /* minor: additions older readers skip */
 #define LK_TRACE_VERSION_OLDEST 1    /* the oldest major readers still read */
 
 /*
@@ -75,6 +75,7 @@ enum lk_chunk_type {
 	LK_CHUNK_MODULES = 3,
 	LK_CHUNK_SYMBOLS = 4,
 	LK_CHUNK_END = 5,
+	LK_CHUNK_CLASSES = 6,       /* 2.1 */
 };
 
 enum lk_chunk_codec {
@@ -195,6 +196,38 @@ enum lk_trace_event_kind {
 #define LK_TRACE_RANGES_MAX 64u
 #define LK_TRACE_INLINE_MAX 16u
 #define LK_TRACE_BUILD_ID_MAX 64u
+
+/* ---- CLASSES payload (2.1): the verdicts of the scan made as the process
+ * ended, on the blocks of the trace still live then. After the last EVENTS
+ * chunk (no EVENTS chunk follows one). `count` records:
+ *   the scan: varint length + body (later minors may append fields):
+ *     varint state (enum lk_trace_scan_state), string note (why there are
+ *     no verdicts, or how they were made), string heap note (why a
+ *     garbage-collected heap was scanned whole)
+ *   count - 1 blocks, allocation numbers ascending over the file:
+ *     varint gap: the number minus the previous block's number plus one
+ *     (the file's first block: its number), then
+ *     varint class (enum lk_trace_verdict) | leader << 3, the leader being
+ *     for an indirectly lost block the stack id of the definitely lost
+ *     block that holds it, else 0.
+ * A writer closes a chunk past LK_TRACE_CHUNK_TARGET bytes and begins
+ * the next with the same scan record. A trace without CLASSES chunk has
+ * no verdicts (its recording did not end, or was made before 2.1).
+ */
+enum lk_trace_scan_state {
+	LK_TRACE_SCANNED = 0,       /* blocks carry their verdict */
+	LK_TRACE_NOT_SCANNED = 1,   /* no scan: the note says why; no blocks */
+};
+
+enum lk_trace_verdict {         /* the values of analyze/leaks.h's classes */
+	LK_TRACE_DEFINITE = 0,
+	LK_TRACE_INDIRECT = 1,
+	LK_TRACE_POSSIBLE = 2,
+	LK_TRACE_REACHABLE = 3,
+	LK_TRACE_NOT_FREED = 4,     /* the scan could not decide (overlapping blocks) */
+	LK_TRACE_IGNORED = 5,       /* kept on purpose (__lsan_disable): never a leak */
+	LK_TRACE_CLASS_COUNT
+};
 
 /* ---- END payload: varints n_events, n_allocs, n_frees, bytes allocated,
  * n_stacks, n_modules, n_symbols, n_chunks before this one, last time;

@@ -52,6 +52,10 @@ struct lk_trace_reader {
 	uint32_t n_stacks, n_modules;
 	uint64_t stk_prev0;
 	struct lk_trace_totals counted, totals;
+	int classes_seen;         /* a CLASSES chunk was read: no EVENTS may follow */
+	uint64_t class_next;      /* the next block's number is at least this */
+	struct lk_trace_scan scan;
+	char scan_note[LK_TRACE_STRING_MAX + 1], heap_note[LK_TRACE_STRING_MAX + 1];
 
 	uint64_t frames[LK_TRACE_FRAMES_MAX];
 	struct lk_trace_module mod;
@@ -64,7 +68,7 @@ struct lk_trace_reader {
 };
 
 static const char *const chunk_names[] = {
-	"", "EVENTS", "STACKS", "MODULES", "SYMBOLS", "END",
+	"", "EVENTS", "STACKS", "MODULES", "SYMBOLS", "END", "CLASSES",
 };
 
 /* " (last complete chunk ends at T s)" */
@@ -99,7 +103,7 @@ static int bad(struct lk_trace_reader *r, const char *what)
 {
 	char msg[160];
 	snprintf(msg, sizeof(msg), "%s in record %u of the %s chunk %u", what, r->index,
-		 chunk_names[r->ch.type <= LK_CHUNK_END ? r->ch.type : 0], r->ch.seq);
+		 chunk_names[r->ch.type <= LK_CHUNK_CLASSES ? r->ch.type : 0], r->ch.seq);
 	return corrupt_at(r, LK_EFORMAT, r->ch_off, msg);
 }
 
@@ -274,7 +278,7 @@ static int load_chunk(struct lk_trace_reader *r)
 		r->ch = h;
 		r->ch_off = r->off;
 		uint64_t next = r->off + sizeof(hb) + h.stored_size;
-		if (h.type < LK_CHUNK_EVENTS || h.type > LK_CHUNK_END) {
+		if (h.type < LK_CHUNK_EVENTS || h.type > LK_CHUNK_CLASSES) {
 			if (r->meta.minor <= LK_TRACE_MINOR) {
 				snprintf(msg, sizeof(msg), "unknown chunk type %u", h.type);
 				return corrupt_at(r, LK_EFORMAT, r->off, msg);
@@ -323,6 +327,8 @@ static inline void clear(struct lk_trace_record *rec)
 	rec->module = NULL;
 	rec->symbol = NULL;
 	rec->totals = NULL;
+	rec->scan = NULL;
+	rec->cls = 0;
 }
 
 #define GET(v) do { if (lk_get_varint(&p, end, &(v))) return bad(r, "bad varint"); } while (0)
@@ -849,6 +855,63 @@ static int next_symbol(struct lk_trace_reader *r, struct lk_trace_record *rec)
 	return 1;
 }
 
+/* The first record of a CLASSES chunk: how the blocks were judged. */
+static int next_scan(struct lk_trace_reader *r, struct lk_trace_record *rec)
+{
+	const uint8_t *p = NULL, *end = NULL;
+	int rc = record_body(r, &p, &end);
+	if (rc)
+		return rc;
+	uint64_t state;
+	GET(state);
+	if (state > LK_TRACE_NOT_SCANNED)
+		return bad(r, "unknown scan state");
+	if (get_str(&p, end, r->scan_note, LK_TRACE_STRING_MAX, &r->scan.note, NULL) ||
+	    get_str(&p, end, r->heap_note, LK_TRACE_STRING_MAX, &r->scan.heap_note, NULL))
+		return bad(r, "bad scan note");
+	r->scan.state = (int)state;
+	clear(rec);
+	rec->type = LK_TRACE_SCAN;
+	rec->t = r->ch.t_last;
+	rec->scan = &r->scan;
+	return 1;
+}
+
+/* A block's verdict. */
+static int next_class(struct lk_trace_reader *r, struct lk_trace_record *rec)
+{
+	if (r->index == 0)
+		return next_scan(r, rec);
+	const uint8_t *p = r->p, *end = r->end;
+	uint64_t gap, v;
+	GET(gap);
+	GET(v);
+	r->p = p;
+	if (r->scan.state != LK_TRACE_SCANNED)
+		return bad(r, "a verdict where the scan was not made");
+	if (r->counted.allocs <= r->class_next || gap >= r->counted.allocs - r->class_next)
+		return bad(r, "verdict on an allocation the trace has not made");
+	uint64_t cls = v & 7, leader = v >> 3;
+	if (cls >= LK_TRACE_CLASS_COUNT || leader > r->n_stacks ||
+	    (leader && cls != LK_TRACE_INDIRECT))
+		return bad(r, "bad verdict");
+	clear(rec);
+	rec->type = LK_TRACE_CLASS;
+	rec->t = r->ch.t_last;
+	rec->serial = r->class_next + gap;
+	rec->cls = (int)cls;
+	rec->stack = (uint32_t)leader;
+	r->class_next = rec->serial + 1;
+	if (r->meta.version >= 2 && !r->bulk) {
+		struct lk_livemap_entry *e = lk_livemap_get(&r->live, rec->serial);
+		if (e) {
+			rec->addr = e->a;
+			rec->size = e->b;
+		}
+	}
+	return 1;
+}
+
 static int read_end(struct lk_trace_reader *r, struct lk_trace_record *rec)
 {
 	const uint8_t *p = r->p, *end = r->end;
@@ -898,6 +961,8 @@ static int advance(struct lk_trace_reader *r, struct lk_trace_record *rec)
 			return rc;
 		switch (r->ch.type) {
 		case LK_CHUNK_EVENTS:
+			if (r->classes_seen)
+				return bad(r, "events after the verdicts");
 			if ((rc = open_streams(r)) != 0)
 				return rc;
 			if (r->bulk && r->meta.version >= 2)
@@ -921,6 +986,11 @@ static int advance(struct lk_trace_reader *r, struct lk_trace_record *rec)
 		}
 		case LK_CHUNK_END:
 			return read_end(r, rec);
+		case LK_CHUNK_CLASSES:
+			if (r->left == 0)
+				return bad(r, "verdicts without their scan record");
+			r->classes_seen = 1;
+			break;
 		}
 	}
 	return 0;
@@ -934,6 +1004,7 @@ static int next_record(struct lk_trace_reader *r, struct lk_trace_record *rec)
 	case LK_CHUNK_EVENTS: rc = next_event(r, rec); break;
 	case LK_CHUNK_STACKS: rc = next_stack(r, rec); break;
 	case LK_CHUNK_MODULES: rc = next_module(r, rec); break;
+	case LK_CHUNK_CLASSES: rc = next_class(r, rec); break;
 	default: rc = next_symbol(r, rec); break;
 	}
 	if (rc < 0)

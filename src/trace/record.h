@@ -1,7 +1,8 @@
 /*
  * record.h - what a trace holds, as the writer takes it and the reader
  * gives it back: the trace's metadata, and one record per event, stack,
- * module, symbol and end marker. The bytes on disk are in format.h.
+ * module, symbol and end marker, and the verdicts of the scan at the end.
+ * The bytes on disk are in format.h.
  *
  * Times are in ticks (meta.tick_ns nanoseconds each, microseconds unless
  * said otherwise) since trace time 0, non-decreasing in file order.
@@ -58,6 +59,22 @@ enum lk_trace_record_type {
 	LK_TRACE_MODULE,
 	LK_TRACE_SYMBOL,
 	LK_TRACE_END,
+	LK_TRACE_SCAN,            /* 2.1: the scan at the process's end */
+	LK_TRACE_CLASS,           /* 2.1: a block's verdict */
+};
+
+/* How the blocks live at the end were judged (format.h, CLASSES). */
+struct lk_trace_scan {
+	int state;                /* enum lk_trace_scan_state */
+	const char *note;         /* why there is no verdict, or how it was made; or NULL */
+	const char *heap_note;    /* why a collected heap was scanned whole, or NULL */
+};
+
+/* One block's verdict, as the writer takes it. */
+struct lk_trace_block_verdict {
+	uint64_t number;          /* its allocation's */
+	uint32_t leader;          /* INDIRECT: the stack id of the block holding it, or 0 */
+	uint8_t cls;              /* enum lk_trace_verdict */
 };
 
 /* One decoded record. Pointers stay valid until the next call of the
@@ -85,6 +102,10 @@ struct lk_trace_record {
 	const struct lk_frame_text *symbol;      /* SYMBOL: innermost first */
 	size_t n_symbol;
 	const struct lk_trace_totals *totals;    /* END */
+	const struct lk_trace_scan *scan;        /* SCAN */
+	int cls;                  /* CLASS: enum lk_trace_verdict; serial: the block,
+				   * stack: its leader; size and addr: the
+				   * block's (record by record reading) */
 };
 
 #define LK_TRACE_NO_SERIAL UINT64_MAX

@@ -614,6 +614,72 @@ int lk_trace_write_symbol(struct lk_trace_writer *w, uint64_t addr, uint32_t mod
 	return def_done(w, &w->sym);
 }
 
+/* ---- verdicts ---------------------------------------------------------- */
+
+/* The scan record into w->tmp. */
+static int scan_record(struct lk_trace_writer *w, const struct lk_trace_scan *scan)
+{
+	w->tmp.len = 0;
+	if (reserve(&w->tmp, 30 + 2 * LK_TRACE_STRING_MAX))
+		return fail(w, -ENOMEM);
+	uint8_t *p = w->tmp.b;
+	p = lk_put_varint(p, (uint64_t)scan->state);
+	p = put_str(p, scan->note);
+	p = put_str(p, scan->heap_note);
+	w->tmp.len = (size_t)(p - w->tmp.b);
+	return 0;
+}
+
+/* One CLASSES chunk: the scan record in w->tmp, then blocks [*i, n) until
+ * the chunk is full. */
+static int emit_classes(struct lk_trace_writer *w, const struct lk_trace_block_verdict *blocks,
+			size_t n, size_t *i, uint64_t *next)
+{
+	struct buf b = {0};
+	int rc = put_record(w, &b);
+	uint32_t count = 1;
+	for (; !rc && *i < n && b.len < LK_TRACE_CHUNK_TARGET; (*i)++, count++) {
+		const struct lk_trace_block_verdict *c = &blocks[*i];
+		if (reserve(&b, 20)) {
+			rc = fail(w, -ENOMEM);
+			break;
+		}
+		uint8_t *p = lk_put_varint(b.b + b.len, c->number - *next);
+		p = lk_put_varint(p, (uint64_t)c->leader << 3 | c->cls);
+		b.len = (size_t)(p - b.b);
+		*next = c->number + 1;
+	}
+	if (!rc)
+		rc = emit(w, LK_CHUNK_CLASSES, b.b, b.len, count, w->t, w->t, 0);
+	free(b.b);
+	return rc;
+}
+
+int lk_trace_write_classes(struct lk_trace_writer *w, const struct lk_trace_scan *scan,
+			   const struct lk_trace_block_verdict *blocks, size_t n)
+{
+	uint64_t next = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct lk_trace_block_verdict *c = &blocks[i];
+		if (c->number < next || c->number >= w->tot.allocs || c->cls >= LK_TRACE_CLASS_COUNT ||
+		    c->leader > w->n_stacks || (c->leader && c->cls != LK_TRACE_INDIRECT))
+			return lk_error_set(-EINVAL, "verdict %zu (allocation %llu) out of order "
+					    "or out of range", i, (unsigned long long)c->number);
+		next = c->number + 1;
+	}
+	int rc = lk_trace_writer_flush(w);
+	if (!rc)
+		rc = scan_record(w, scan);
+	w->out.len = 0;
+	next = 0;
+	for (size_t i = 0; !rc && (i < n || w->out.len == 0);)
+		rc = emit_classes(w, blocks, n, &i, &next);
+	if (!rc)
+		rc = write_all(w, w->out.b, w->out.len);
+	w->out.len = 0;
+	return rc;
+}
+
 /* ---- end -------------------------------------------------------------- */
 
 void lk_trace_writer_abandon(struct lk_trace_writer *w)

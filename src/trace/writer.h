@@ -83,6 +83,14 @@ int lk_trace_write_module(struct lk_trace_writer *w, const struct lk_trace_modul
 int lk_trace_write_symbol(struct lk_trace_writer *w, uint64_t addr, uint32_t module,
 			  const struct lk_frame_text *frames, size_t n);
 
+/* The verdicts of the scan at the process's end: scan, and n blocks of
+ * the trace (allocation numbers ascending, each allocated in the trace;
+ * leaders defined stack ids), written after the events so far in
+ * CLASSES chunks (format.h). To be the last thing before close: no
+ * event may follow. 0, -EINVAL (detail set) or the write's error. */
+int lk_trace_write_classes(struct lk_trace_writer *w, const struct lk_trace_scan *scan,
+			   const struct lk_trace_block_verdict *blocks, size_t n);
+
 /* Close and write the open chunks (no-op when nothing is open). */
 int lk_trace_writer_flush(struct lk_trace_writer *w);
 

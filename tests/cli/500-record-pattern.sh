@@ -16,7 +16,7 @@ expect_grep "$T/stderr" "^leakscope: recording pid [0-9]+ \(.*record-pattern\) t
 expect_grep "$T/stderr" "^leakscope: trace $T/p.lstrace: pid [0-9]+ \(record-pattern\), [0-9]+ events in [0-9.]+ s, [0-9]+ bytes \([0-9.]+ bytes/event\)\$"
 "$LEAKSCOPE" dump "$T/p.lstrace" > "$T/d" 2> "$T/derr" || { cat "$T/derr"; fail "dump failed"; }
 d=$T/d
-expect_grep "$d" '^# leakscope trace 2\.0 pid=[0-9]+ .* resolution_ns=5000000 '
+expect_grep "$d" '^# leakscope trace 2\.1 pid=[0-9]+ .* resolution_ns=5000000 '
 line=$(marker "$src" leaky-malloc)
 expect_grep "$d" "^- symbol addr=0x[0-9a-f]+ module=[1-9][0-9]* frames=leaky_site at .*record-pattern\.c:$line in record-pattern\+0x"
 expect_grep "$d" "^[0-9.]+ module id=1 path=.*record-pattern bias=0x[0-9a-f]+ build_id=[0-9a-f]+ "

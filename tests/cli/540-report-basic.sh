@@ -32,6 +32,14 @@ expect_json "$J" '[.leak_candidates.points[] | .[1]] | (map(select(. == 3072)) |
 report "$T/b.lstrace"
 expect_rc 0
 expect_grep "$T/out" "peak live +1,040,960 bytes at 0.004019 s"
+# the leaks as `run` says them: without verdicts in the trace, "not freed", and why
+expect_grep "$T/out" "^leakscope: 38,800 bytes in 29 objects not freed at exit \(pid 4242, genprog --serve\)"
+expect_grep "$T/out" "note: the trace holds no verdicts of a scan"
+expect_grep "$T/out" "^  30,720 bytes in 10 objects allocated from:"
+expect_json "$J" '.exit_leaks | .scanned == false and .classes["not-freed"] == {"bytes":38800,"objects":29}'
+expect_json "$J" '[.exit_leaks.leaks[] | [.class, .bytes, .objects, .stack[0].function]] == [["not-freed",30720,10,"leak_early"],["not-freed",7680,15,"cache_grow"],["not-freed",400,4,"make_node"]]'
+# a window that ends before the trace: blocks not freed by then, with their times
+report --to 0.0045 "$T/b.lstrace"
 expect_grep "$T/out" "30,720 bytes in 10 objects not freed, allocated from 0.0011 s to 0.001109 s"
 expect_grep "$T/out" "#0  make_node .*genprog.c:50 .*\(genprog\) \[inlined\]"
 expect_grep "$T/out" "50 temporary allocations of 50"

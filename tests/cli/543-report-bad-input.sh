@@ -28,7 +28,7 @@ expect_grep "$T/stderr" "^leakscope: cannot report on '.*bad.lstrace': corrupt t
 "$GEN" newer "$T/new.lstrace" || fail "gen_trace newer"
 report "$T/new.lstrace"
 expect_rc 1
-expect_grep "$T/stderr" "cannot report on '.*new.lstrace': trace format version [0-9]*.0 is newer"
+expect_grep "$T/stderr" "cannot report on '.*new.lstrace': trace format version [0-9]*.[0-9]* is newer"
 
 echo "hello, not a trace" > "$T/text.lstrace"
 report "$T/text.lstrace"

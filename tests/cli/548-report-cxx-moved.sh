@@ -25,5 +25,5 @@ expect_json "$J" '[.. | objects | .function? // empty | select(startswith("_Z"))
 expect_json "$J" '.top_allocations | any(has_fn("shapes::Widget::make(int)"))'
 "$LEAKSCOPE" report "$T/away/x.lstrace" > "$T/out" 2> "$T/stderr" || fail "text report failed"
 expect_grep "$T/out" "#1  shapes::Widget::make\(int\) +cxx-leaks\.cc:$(marker "$src" widget-new) +\(cxx-leaks\)"
-expect_grep "$T/out" "1,112 bytes in 1 object not freed"
+expect_grep "$T/out" "1,112 bytes in 1 object (definitely lost, )?allocated from"
 exit 0

@@ -247,7 +247,7 @@ static void check_all_types(const uint8_t *b, size_t n, const struct evs *v, con
 		return;
 	}
 	const struct lk_trace_meta *m = lk_trace_reader_meta(r);
-	ok(m->version == LK_TRACE_VERSION && m->minor == 0 && m->pid == 4242 && m->tick_ns == 1000 &&
+	ok(m->version == LK_TRACE_VERSION && m->minor == LK_TRACE_MINOR && m->pid == 4242 && m->tick_ns == 1000 &&
 	   m->start_ns == test_meta.start_ns && m->clock_res_ns == 1 && m->cmdline_len == 17 &&
 	   memcmp(m->cmdline, test_meta.cmdline, 17) == 0, "%s: header", how);
 	size_t k = 0, mods = 0, syms = 0, stks = 0, ends = 0, good = 1;
@@ -663,7 +663,8 @@ static void test_versions(void)
 	fix_header_crc(b);
 	int rc = read_events(b, n, &v, &k, 0, NULL);
 	char newer[64];
-	snprintf(newer, sizeof(newer), "version %d.0 is newer", LK_TRACE_VERSION + 1);
+	snprintf(newer, sizeof(newer), "version %d.%d is newer", LK_TRACE_VERSION + 1,
+		 LK_TRACE_MINOR);
 	ok(rc == LK_EVERSION && strstr(lk_error_detail(), newer),
 	   "version %d refused: %s", LK_TRACE_VERSION + 1, lk_error_detail());
 	lk_put_le32(b + 8, LK_TRACE_VERSION);
@@ -706,12 +707,12 @@ static void test_versions(void)
 	}
 	rc = read_events(c, m, &v, &k, 0, NULL);
 	ok(rc == LK_EFORMAT && strstr(lk_error_detail(), "unknown chunk type 77"),
-	   "minor 0: an unknown chunk type is damage: %s", lk_error_detail());
-	lk_put_le32(c + 12, 1);
+	   "minor %d: an unknown chunk type is damage: %s", LK_TRACE_MINOR, lk_error_detail());
+	lk_put_le32(c + 12, LK_TRACE_MINOR + 1);
 	fix_header_crc(c);
 	rc = read_events(c, m, &v, &k, 0, NULL);
-	ok(rc == 0 && k == v.n, "minor 1: the unknown chunk is skipped (rc %d, %s)", rc,
-	   rc ? lk_error_detail() : "");
+	ok(rc == 0 && k == v.n, "minor %d: the unknown chunk is skipped (rc %d, %s)",
+	   LK_TRACE_MINOR + 1, rc, rc ? lk_error_detail() : "");
 	free(c);
 	free(b);
 	free(v.e);
@@ -1096,12 +1097,128 @@ static int bench(const char *path)
 	return rc == 0 && got == events ? 0 : 1;
 }
 
+/* ---- verdicts ----------------------------------------------------------- */
+
+/* A trace of n allocations (stack 1 or 2), the even ones freed, then the
+ * verdicts of the odd ones (class by number, indirect ones held by stack
+ * 2) and, with `late`, an allocation after them. */
+static uint8_t *judged_trace(uint64_t n, int late, size_t *size)
+{
+	FILE *f = tmpfile();
+	struct lk_trace_writer *w;
+	struct lk_trace_writer_options o = {.numbered = 1};
+	uint64_t fr[2] = {0x401000, 0x402000};
+	struct lk_trace_block_verdict *v = calloc(n / 2 + 1, sizeof(*v));
+	size_t k = 0;
+	if (!v || lk_trace_writer_fdopen(fileno(f), &test_meta, &o, &w) ||
+	    lk_trace_write_stack(w, 1, fr, 1) || lk_trace_write_stack(w, 2, fr + 1, 1))
+		abort();
+	for (uint64_t i = 0; i < n; i++) {
+		if (lk_trace_write_alloc(w, i, 7, 0x10000 + 32 * i, 8 + i % 100, 1 + (uint32_t)(i % 2)))
+			abort();
+		if (i % 2 == 0 && lk_trace_write_free_number(w, i, 7, i, 0x10000 + 32 * i, 8 + i % 100))
+			abort();
+		else if (i % 2)
+			v[k++] = (struct lk_trace_block_verdict){
+				.number = i, .cls = (uint8_t)(i / 2 % LK_TRACE_CLASS_COUNT),
+				.leader = i / 2 % LK_TRACE_CLASS_COUNT == LK_TRACE_INDIRECT ? 2 : 0};
+	}
+	struct lk_trace_scan scan = {.state = LK_TRACE_SCANNED, .heap_note = "a heap note"};
+	if (lk_trace_write_classes(w, &scan, v, k) ||
+	    (late && lk_trace_write_alloc(w, n, 7, 0x8, 8, 1)) || lk_trace_writer_close(w))
+		abort();
+	free(v);
+	uint8_t *b = slurp(f, size);
+	fclose(f);
+	return b;
+}
+
+static void test_verdicts(void)
+{
+	enum { N = 1200000 };   /* 600,000 verdicts: more than one chunk */
+	size_t n;
+	uint8_t *b = judged_trace(N, 0, &n);
+	FILE *f = open_mem(b, n);
+	struct lk_trace_reader *r;
+	struct lk_trace_record rec;
+	int rc = lk_trace_reader_open(f, 0, &r), good = 1;
+	size_t scans = 0, verdicts = 0;
+	uint64_t want = 1;
+	while (rc == 0 && (rc = lk_trace_reader_next(r, &rec)) == 1) {
+		rc = 0;
+		if (rec.type == LK_TRACE_SCAN) {
+			scans++;
+			good &= rec.scan->state == LK_TRACE_SCANNED && !rec.scan->note &&
+				!strcmp(rec.scan->heap_note, "a heap note");
+		} else if (rec.type == LK_TRACE_CLASS) {
+			int cls = (int)(want / 2 % LK_TRACE_CLASS_COUNT);
+			good &= rec.serial == want && rec.cls == cls &&
+				rec.stack == (cls == LK_TRACE_INDIRECT ? 2u : 0u) &&
+				rec.addr == 0x10000 + 32 * want && rec.size == 8 + want % 100;
+			want += 2;
+			verdicts++;
+		}
+	}
+	ok(rc == 0 && good && scans >= 2 && verdicts == N / 2,
+	   "verdicts: %zu back in %zu chunks, with their blocks (%s)", verdicts, scans,
+	   rc ? lk_error_detail() : "");
+	lk_trace_reader_close(r);
+	fclose(f);
+	free(b);
+
+	b = judged_trace(10, 1, &n);
+	f = open_mem(b, n);
+	rc = lk_trace_reader_open(f, 0, &r);
+	while (rc == 0 && (rc = lk_trace_reader_next(r, &rec)) == 1)
+		rc = 0;
+	ok(rc == LK_EFORMAT && strstr(lk_error_detail(), "events after the verdicts"),
+	   "verdicts: events after them are damage: %s", lk_error_detail());
+	lk_trace_reader_close(r);
+	fclose(f);
+	free(b);
+
+	struct lk_trace_writer *w;
+	f = tmpfile();
+	uint64_t fr = 0x401000;
+	struct lk_trace_scan scan = {.state = LK_TRACE_NOT_SCANNED, .note = "killed"};
+	struct lk_trace_block_verdict bad[][2] = {
+		{{.number = 1}, {.number = 0}},                        /* out of order */
+		{{.number = 0}, {.number = 2}},                        /* not allocated */
+		{{.number = 0, .cls = LK_TRACE_DEFINITE, .leader = 1}},  /* a leader, not indirect */
+		{{.number = 0, .cls = LK_TRACE_INDIRECT, .leader = 2}},  /* undefined stack */
+		{{.number = 0, .cls = LK_TRACE_CLASS_COUNT}},
+	};
+	good = lk_trace_writer_fdopen(fileno(f), &test_meta, &(struct lk_trace_writer_options){0},
+				      &w) == 0 && lk_trace_write_stack(w, 1, &fr, 1) == 0 &&
+	       lk_trace_write_alloc(w, 0, 7, 0x1000, 8, 1) == 0 &&
+	       lk_trace_write_alloc(w, 0, 7, 0x2000, 8, 1) == 0;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		good &= lk_trace_write_classes(w, &scan, bad[i], i < 2 ? 2 : 1) == -EINVAL;
+	good &= lk_trace_write_classes(w, &scan, NULL, 0) == 0 && lk_trace_writer_close(w) == 0;
+	b = slurp(f, &n);
+	fclose(f);
+	f = open_mem(b, n);
+	rc = lk_trace_reader_open(f, 0, &r);
+	int said = 0;
+	while (rc == 0 && (rc = lk_trace_reader_next(r, &rec)) == 1) {
+		said |= rec.type == LK_TRACE_SCAN && rec.scan->state == LK_TRACE_NOT_SCANNED &&
+			!strcmp(rec.scan->note, "killed");
+		rc = 0;
+	}
+	ok(good && rc == 0 && said, "verdicts: the writer refuses bad ones; no scan, and why (%s)",
+	   rc ? lk_error_detail() : "");
+	lk_trace_reader_close(r);
+	fclose(f);
+	free(b);
+}
+
 static int write_seeds(const char *dir)
 {
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 5; i++) {
 		struct evs v = {0};
 		size_t n;
-		uint8_t *b = i < 2 ? small_trace(i, &v, &n) : chunked_trace(i - 2, &v, &n);
+		uint8_t *b = i < 2 ? small_trace(i, &v, &n) : i < 4 ? chunked_trace(i - 2, &v, &n)
+			   : judged_trace(40, 0, &n);
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/seed%d.trace", dir, i);
 		FILE *f = fopen(path, "wb");
@@ -1131,6 +1248,7 @@ int main(int argc, char **argv)
 	test_corruption();
 	test_versions();
 	test_follow();
+	test_verdicts();
 	test_size();
 	return tap_done();
 }
