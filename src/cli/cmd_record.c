@@ -52,6 +52,8 @@ static const char usage_text[] =
 	"                           ('leakscope start TRACE')\n"
 	"      --no-control         no control socket: 'leakscope mark', 'snapshot',\n"
 	"                           'start', 'stop' and 'check' cannot reach it\n"
+	"      --no-scan            no reachability scan as each process ends: the\n"
+	"                           trace's leaks are only 'not freed'\n"
 	"  -h, --help               this text\n"
 	"\n"
 	"A trace that cannot be written (a full disk) is said at once and stops\n"
@@ -69,9 +71,10 @@ struct record_opts {
 	unsigned sample_ms;
 	int paused;
 	int control;
+	int scan;
 };
 
-enum { OPT_NO_FOLLOW = 256, OPT_SAMPLE, OPT_FRAMES, OPT_PAUSED, OPT_NO_CONTROL };
+enum { OPT_NO_FOLLOW = 256, OPT_SAMPLE, OPT_FRAMES, OPT_PAUSED, OPT_NO_CONTROL, OPT_NO_SCAN };
 
 static int parse(int argc, char **argv, struct record_opts *o)
 {
@@ -82,6 +85,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 		{"frames", required_argument, 0, OPT_FRAMES},
 		{"paused", no_argument, 0, OPT_PAUSED},
 		{"no-control", no_argument, 0, OPT_NO_CONTROL},
+		{"no-scan", no_argument, 0, OPT_NO_SCAN},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -104,6 +108,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_PAUSED: o->paused = 1; break;
 		case OPT_NO_CONTROL: o->control = 0; break;
+		case OPT_NO_SCAN: o->scan = 0; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		default: fputs(usage_text, stderr); return -1;
 		}
@@ -118,6 +123,7 @@ static int parse(int argc, char **argv, struct record_opts *o)
 
 struct recording {
 	struct lk_collector *c;
+	struct lk_exitstop *x;   /* exit stops, or NULL (--no-scan) */
 	struct lk_recorder *rec;
 	struct lk_suppressions sup;  /* the built-in list, for check */
 	pid_t root;
@@ -142,6 +148,8 @@ static void start_trace(struct lk_session *s, void *ctx)
 	struct recording *r = ctx;
 	struct lk_recorder *rec = r->rec;
 	const char *cmd = s->cmdline ? s->cmdline : s->comm;
+	if (r->x)   /* it stops at its end, to be scanned */
+		lk_cli_seize(s, r->x);
 	lk_error_set(0, "%s", "");
 	int rc = lk_recorder_attach(rec, s);
 	if (rc) {
@@ -168,9 +176,16 @@ static void say_failures(struct recording *r)
 	}
 }
 
+/* on_release: a process handed over to another tracer. */
+static int release(pid_t pid, void *ctx)
+{
+	struct recording *r = ctx;
+	return r->x ? lk_cli_release(pid, r->x) : -1;
+}
+
 static void reap(struct recording *r)
 {
-	lk_cli_reap(r->c, NULL, r->root, &r->status, &r->done);
+	lk_cli_reap(r->c, r->x, r->root, &r->status, &r->done);
 }
 
 /* Until the program and every traced process it left behind have ended. */
@@ -183,6 +198,9 @@ static void record(struct recording *r)
 		reap(r);
 		more = lk_recorder_tick(r->rec, PERIOD_MS / 2 + 1);
 		say_failures(r);
+		/* a process stopped by job control is seized again as it runs */
+		if (r->x)
+			more |= lk_exitstop_unpark(r->x) > 0;
 	}
 	/* announcements and ends that raced with the last end */
 	lk_collector_poll(c, 0);
@@ -234,7 +252,7 @@ static int ctl_window(void *ctx, int on)
 static void replay_status(void *ctx, pid_t pid, int st)
 {
 	struct recording *r = ctx;
-	lk_cli_handle_status(r->c, NULL, r->root, &r->status, &r->done, pid, st);
+	lk_cli_handle_status(r->c, r->x, r->root, &r->status, &r->done, pid, st);
 }
 
 static int ctl_check(void *ctx, pid_t pid, int json, int why, FILE *out)
@@ -279,7 +297,7 @@ static char *default_output(const char *prog, pid_t pid)
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts o = {.follow = 1, .frames = 64, .sample_ms = 100, .control = 1};
+	struct record_opts o = {.follow = 1, .frames = 64, .sample_ms = 100, .control = 1, .scan = 1};
 	int first = parse(argc, argv, &o);
 	int rc = LK_EXIT_FAILURE;
 	struct lk_collector c;
@@ -296,6 +314,8 @@ int cmd_record(int argc, char **argv)
 	char **prog = argv + first;
 	/* the socket exists before the program runs; requests wait in its
 	 * backlog until record() serves them */
+	if (o.scan && lk_exitstop_new(&r.x, o.follow) != 0)
+		r.x = NULL;   /* no scan: the traces say why */
 	if (o.control && lk_control_server_open(&server, &record_ops, &r) != 0)
 		lk_cli_error("warning: no control socket (mark, start, stop, check): %s",
 			     lk_error_detail());
@@ -316,6 +336,7 @@ int cmd_record(int argc, char **argv)
 	r.rec = rec;
 	r.root = run.pid;
 	c.on_announce = start_trace;
+	c.on_release = release;
 	c.ctx = &r;
 	c.on_mark = program_mark;
 	c.mark_ctx = &r;
@@ -342,6 +363,7 @@ done:
 	lk_control_server_close(server);
 	lk_collector_close(&c);
 	lk_recorder_free(rec);
+	lk_exitstop_free(r.x);
 	lk_suppressions_release(&r.sup);
 	lk_cli_launched_release(&run);
 	free(out);

@@ -195,22 +195,14 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	return optind;
 }
 
-/* Seize each process as it announces itself, so that it stops at its end;
- * where ptrace is not permitted, it is asked to call back at exit. */
 static void seize(struct lk_session *s, void *ctx)
 {
-	int rc = lk_exitstop_seize(ctx, s->pid);
-	s->scan_wanted = 1;
-	s->scan_errno = rc < 0 ? -rc : 0;
-	s->exit_call = rc < 0;
-	s->traced_elsewhere = rc < 0 && lk_exitstop_tracer_of(s->pid) > 0;
+	lk_cli_seize(s, ctx);
 }
 
-/* A process is handed over to another tracer, or executes a privileged
- * program: let go of it; it calls back at exit instead. */
 static int release(pid_t pid, void *ctx)
 {
-	return lk_exitstop_release(ctx, pid);
+	return lk_cli_release(pid, ctx);
 }
 
 /* What the wait loop knows; shared with the control server's ops. */

@@ -74,6 +74,20 @@ void lk_cli_launched_release(struct lk_launched *l)
 	l->path = NULL;
 }
 
+void lk_cli_seize(struct lk_session *s, struct lk_exitstop *x)
+{
+	int rc = lk_exitstop_seize(x, s->pid);
+	s->scan_wanted = 1;
+	s->scan_errno = rc < 0 ? -rc : 0;
+	s->exit_call = rc < 0;
+	s->traced_elsewhere = rc < 0 && lk_exitstop_tracer_of(s->pid) > 0;
+}
+
+int lk_cli_release(pid_t pid, struct lk_exitstop *x)
+{
+	return lk_exitstop_release(x, pid);
+}
+
 /* A process stopped at its end: its last events, then the scan. */
 static void scan_at_exit(struct lk_collector *c, struct lk_exitstop *x,
 			 struct lk_exit_snapshot *snap)

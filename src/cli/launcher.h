@@ -25,6 +25,16 @@ int lk_cli_launch(struct lk_collector *c, char **prog, int follow, int frames,
 		  struct lk_launched *out);
 void lk_cli_launched_release(struct lk_launched *l);
 
+/* Seize process s with x so that it stops at its end, to be scanned
+ * there; where ptrace is not permitted, it is asked to call back at exit
+ * instead. For c->on_announce. */
+void lk_cli_seize(struct lk_session *s, struct lk_exitstop *x);
+
+/* Let go of process pid, handed over to another tracer or executing a
+ * privileged program (it calls back at exit instead). For c->on_release:
+ * 0, or -1 when it was not ours. */
+int lk_cli_release(pid_t pid, struct lk_exitstop *x);
+
 /* Handle every wait status that is there: exit stops of processes seized
  * with x (NULL: none; each is scanned, then resumed), ends of children and
  * tracees. When root ends, *root_status and *root_done are set. */

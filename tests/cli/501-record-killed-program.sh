@@ -2,7 +2,8 @@
 # malloc/free churn, after at least one flush. record exits 137; the trace
 # is complete (the collector writes END when the process is gone), holds
 # the 7,777 bytes from leak_then_wait, many events, and a consistent view
-# of the heap (no free of an unknown block) across threads.
+# of the heap (no free of an unknown block) across threads, and the
+# verdicts of the scan at its end.
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/support/trace-check.sh"
 v=$(victim churn-kill) || exit
@@ -26,4 +27,9 @@ sid=$(site_stack "$T/d" leak_then_wait)
 expect_grep "$T/d" '^[0-9.]+ end events=[0-9]+ allocs=[0-9]{5,} frees=[0-9]{5,} '
 [ "$(awk '$2 == "alloc" { print $3 }' "$T/d" | sort -u | wc -l)" -ge 3 ] || fail "expected events of several threads"
 consistent "$T/d"
+# a process killed by SIGKILL still stops at its exit (PTRACE_EVENT_EXIT):
+# it was scanned, and the report has run's verdicts
+"$LEAKSCOPE" report "$T/k.lstrace" > "$T/r" 2> "$T/r.err" || fail "report failed: $(cat "$T/r.err")"
+expect_grep "$T/r" "^leakscope: 7,777 bytes lost in 1 object \(pid [0-9]+, .*churn-kill"
+expect_grep "$T/r" "^  7,777 bytes in 1 object definitely lost, allocated from:"
 exit 0

@@ -28,4 +28,9 @@ sid=$(site_stack "$T/d" leak_then_wait)
 [ "$(count_allocs "$T/d" "$sid" 7777)" = 1 ] || fail "no allocation of 7777 bytes from leak_then_wait"
 expect_grep "$T/d" '^[0-9.]+ sample rss=[1-9]'
 consistent "$T/d"
+# the report says what it has: blocks not freed, and why there is no verdict
+"$LEAKSCOPE" report "$T/c.lstrace" > "$T/r" 2> "$T/r.err" || fail "report failed: $(cat "$T/r.err")"
+expect_grep "$T/r.err" "truncated at offset"
+expect_grep "$T/r" "note: the trace holds no verdicts of a scan: its recording did not end"
+expect_grep "$T/r" "^  7,777 bytes in 1 object allocated from:"
 exit 0
