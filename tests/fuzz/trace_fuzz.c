@@ -2,7 +2,7 @@
  * trace_fuzz.c - libFuzzer target: arbitrary bytes through the trace
  * reader, every record's fields and strings touched, then through the
  * analysis of `leakscope report` (history/, which decodes the events of
- * version 2 traces itself). Checksums are skipped for 3 inputs in 4
+ * version 2 traces itself) and its leaks with their verdicts. Checksums are skipped for 3 inputs in 4
  * (LK_TRACE_NOVERIFY), so that mutations reach the record decoders
  * instead of stopping at the first CRC. Build: make fuzz;
  * run: build-fuzz/trace_fuzz CORPUS. Seeds: build/unit/trace_test
@@ -14,6 +14,7 @@
 
 #include "common/error.h"
 #include "history/history.h"
+#include "history/verdicts.h"
 #include "trace/reader.h"
 
 static volatile size_t sink;
@@ -64,6 +65,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			if (rec.totals)
 				sink += rec.totals->events;
+			if (rec.scan) {
+				touch(rec.scan->note);
+				touch(rec.scan->heap_note);
+			}
+			sink += rec.serial + (size_t)rec.cls;
 		}
 		lk_trace_reader_close(r);
 	}
@@ -72,8 +78,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct lk_hist_options o = {.from = {.kind = LK_POINT_START},
 					    .to = {.kind = LK_POINT_END}, .reader_flags = flags};
 		struct lk_history h;
-		if (lk_history_read(f, &o, &h) == 0)
-			sink += h.events + h.final_bytes + h.n_sites;
+		struct lk_suppressions sup;
+		struct lk_leak_report leaks;
+		lk_suppressions_init(&sup);
+		if (lk_history_read(f, &o, &h) == 0 && lk_suppressions_add_builtin(&sup) == 0 &&
+		    lk_history_leaks(&h, &sup, 1, &leaks) == 0) {
+			sink += h.events + h.final_bytes + h.n_sites + leaks.n_leaks;
+			lk_leak_report_release(&leaks);
+		}
+		lk_suppressions_release(&sup);
 		lk_history_release(&h);
 		fclose(f);
 	}
