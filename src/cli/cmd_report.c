@@ -152,7 +152,7 @@ int cmd_report(int argc, char **argv)
 	struct lk_leak_report leaks = {0};
 	lk_suppressions_init(&sup);
 	if (lk_history_verdicts_apply(&h)) {
-		if (lk_suppressions_add_builtin(&sup) || lk_history_leaks(&h, &sup, 0, &leaks)) {
+		if (lk_suppressions_add_builtin(&sup) || lk_history_leaks(&h, &sup, fmt == FMT_HTML, &leaks)) {
 			lk_cli_error("report: out of memory");
 			return 1;
 		}

@@ -3,7 +3,8 @@
  * trace as the shared self-contained page (report/html.h). Per-site
  * live-bytes timelines become bands of the timeline model (with their
  * allocation stacks), total live bytes and RSS its series, markers and
- * snapshots its markers; the leaks of the window and the leak candidates
+ * snapshots its markers; the leaks of the window (with the verdicts of
+ * the scan at the end, when the window reaches it) and the leak candidates
  * (allocation time vs size of the blocks not freed) go to the page as
  * extra data, drawn by report.js as a table and a scatter chart.
  */
@@ -228,12 +229,43 @@ static int build(struct lk_timeline *tl, const struct lk_history *h, const struc
 	return bands(tl, h);
 }
 
-/* "leaks": [{b, n, t0, t1, label, f}], "candidates": {blocks, sites, points},
+/* The verdicts of the leaks at the end: "verdicts": {scanned, note,
+ * classes: {class: [bytes, objects]}, suppressed: [bytes, objects],
+ * groups: [[site, class or "suppressed", bytes, objects], ...]}, or
+ * nothing when the window ends before the trace. */
+static void verdicts(FILE *f, const struct lk_leak_report *r)
+{
+	if (!r)
+		return;
+	fprintf(f, ",\"verdicts\":{\"scanned\":%s,\"note\":", r->scanned ? "true" : "false");
+	lk_json_string(f, r->scan_note);
+	fputs(",\"classes\":{", f);
+	for (int c = 0; c < LK_CLASS_COUNT; c++)
+		fprintf(f, "%s\"%s\":[%" PRIu64 ",%" PRIu64 "]", c ? "," : "", lk_leak_class_id(c),
+			r->class_bytes[c], r->class_objects[c]);
+	fprintf(f, "},\"suppressed\":[%" PRIu64 ",%" PRIu64 "],\"groups\":[", r->suppressed_bytes,
+		r->suppressed_objects);
+	for (size_t i = 0; i < r->n_leaks + r->n_suppressed; i++) {
+		int sup = i >= r->n_leaks;
+		const struct lk_leak *l = sup ? &r->suppressed[i - r->n_leaks] : &r->leaks[i];
+		fprintf(f, "%s[%" PRIu32 ",\"%s\",%" PRIu64 ",%" PRIu64 "]", i ? "," : "", l->stack,
+			sup ? "suppressed" : lk_leak_class_id(l->cls), l->bytes, l->objects);
+	}
+	fputs("]}", f);
+}
+
+struct extra_data {
+	const struct lk_history *h;
+	const struct lk_leak_report *leaks;
+};
+
+/* "leaks": [{b, n, t0, t1, label, f, site}], "candidates": {blocks, sites, points},
  * "sizes": [[min, max, allocations, bytes, live blocks, live bytes]] per size
  * class, "flame" (history_flame.c). */
 static int extra(FILE *f, void *arg)
 {
-	const struct lk_history *h = arg;
+	const struct extra_data *d = arg;
+	const struct lk_history *h = d->h;
 	size_t *idx, n;
 	int rc = lk_history_rank(h, LK_HIST_BY_LEAK, 0, &idx, &n);
 	if (rc)
@@ -262,11 +294,12 @@ static int extra(FILE *f, void *arg)
 		lk_json_string(f, label ? label : "?");
 		fputs(",\"f\":", f);
 		lk_html_frames_json(f, s->frames, s->n_frames);
-		putc('}', f);
+		fprintf(f, ",\"site\":%" PRIu32 "}", s->id);
 		free(label);
 	}
 	fprintf(f, "],\"leaksTotal\":{\"b\":%" PRIu64 ",\"n\":%" PRIu64 ",\"groups\":%zu}",
 		h->win_bytes, h->win_count, n);
+	verdicts(f, d->leaks);
 	fprintf(f, ",\"candidates\":{\"blocks\":%" PRIu64 ",\"points\":[", h->win_count);
 	for (size_t i = 0; i < h->n_candidates; i++) {
 		const struct lk_hist_candidate *c = &h->candidates[i];
@@ -299,7 +332,8 @@ int lk_history_write_html(const struct lk_history *h, const struct lk_history_vi
 	struct lk_timeline tl;
 	int rc = build(&tl, h, v);
 	if (rc == 0) {
-		struct lk_html_extra x = {.write = extra, .arg = (void *)h};
+		struct extra_data d = {h, v->leaks};
+		struct lk_html_extra x = {.write = extra, .arg = &d};
 		rc = lk_timeline_write_html_extra(&tl, &x, out);
 	}
 	lk_timeline_release(&tl);

@@ -2,7 +2,8 @@
 // report --format html` of the leaking server, tests/cli/554) in Debian's
 // chromium and check it against what the test expects: the title is the
 // program, the area chart draws the sites, the leak table's first row is
-// the expected function with its bytes and blocks, a click shows its stack
+// the expected function with its bytes, blocks and verdict (definitely
+// lost: a leak the scan at the end confirms), a click shows its stack
 // with the caller, the leak-candidate chart has one dot per leaked block
 // (up to its bound); the flame graph draws the leaking function with its
 // share of the bytes not freed, its tooltip, zoom, search and the
@@ -27,6 +28,10 @@ await run(async (browser) => {
   const cells = await page.$$eval('#leak-table tbody tr[data-leak="0"] td', (tds) => tds.map((td) => td.textContent.trim()));
   check(cells.some((c) => shown.includes(c)) && cells.includes(String(blocks)),
     `first leak row has ${shown.join(' or ')} in ${blocks} blocks: ${JSON.stringify(cells)}`);
+  check(cells.some((c) => shown.some((b) => c === `definitely lost ${b}`)),
+    `first leak row's verdict: definitely lost, all of it: ${JSON.stringify(cells)}`);
+  const verdicts = await page.textContent('#leak-verdicts');
+  check(/^At the end: .* definitely lost \(\d+\)/.test(verdicts), `verdicts of the scan at the end: ${verdicts}`);
   await page.click('#leak-table tbody tr[data-leak="0"]');
   const stack = await page.textContent('#leak-table tr.stack');
   check(stack.includes(leakFn) && stack.includes(callerFn), `stack of the first leak shows ${leakFn} and ${callerFn}`);

@@ -27,8 +27,10 @@ expect_rc 125; said_once "^leakscope: cannot open '/dev/zero': not a regular fil
 ls_cmd run --suppressions "$T" -- "$v"
 expect_rc 125; said_once "^leakscope: cannot open '$T': is a directory\$"; not_run
 timeout 20 yes 'leak:nothing' > "$T/fifo" &
+writer=$!
 ls_cmd run --suppressions "$T/fifo" -- "$v"
 expect_rc 125; said_once "^leakscope: cannot read suppressions '$T/fifo': longer than 1 MiB\$"; not_run
+wait $writer 2> /dev/null
 printf 'leak:hello\n' > "$T/fifo" &
 ls_cmd run --suppressions "$T/fifo" -- "$v"
 expect_rc 0; expect_grep "$T/stderr" "no leaks .* 2 allocations"; expect_grep "$T/stdout" '^hello 0x'
@@ -61,14 +63,20 @@ expect_rc 1; said_once "^leakscope: cannot open '$T/fifo': not a regular file\$"
 # stops at the damage
 size=$(wc -c < "$T/g.lstrace")
 { head -c $((size * 2 / 3)) "$T/g.lstrace"; timeout 20 cat /dev/zero; } > "$T/fifo" 2> /dev/null &
+writer=$!
 ls_cmd dump "$T/fifo"
+# the writer ends (SIGPIPE) before the FIFO has its next reader: else its
+# zeros would go to that reader
+wait $writer 2> /dev/null
 expect_rc 1; said_once "^leakscope: cannot read '$T/fifo': corrupt trace at offset [0-9]+"
 expect_grep "$T/stdout" "^[0-9.]+ alloc "
 # eventlog reads a pipe too: an eventlog's header, then zeros for ever,
 # reads as events of type 0; a pipe is read up to 4 GiB, then it stops
 ev=$ROOT/tests/fixtures/eventlog/large-thunk-hT.eventlog
 { head -c 20000 "$ev"; timeout 60 cat /dev/zero; } > "$T/fifo" 2> /dev/null &
+writer=$!
 ls_cmd eventlog --format text "$T/fifo"
+wait $writer 2> /dev/null
 expect_rc 1
 said_once "^leakscope: stopped reading '$T/fifo' after 4 GiB, the most read from a pipe \(a regular file is read whole\)\$"
 # ... and a whole one through a pipe reads as from its file

@@ -286,7 +286,7 @@
   panes.push({ id: 'line', title: 'Line chart', help: 'Each band relative to its own maximum (100%). A line that keeps climbing is a band that grows slowly \u2014 a leak candidate even when it is small.' });
   panes.push({ id: 'table', title: 'Detailed', help: 'Every band with its statistics. Click a column header to sort (Slope: fastest-growing first), type to search labels' + (D.detailColumns.length ? ' and ' + esc(D.detailColumns.join(', ')) : '') + '.' });
 
-  if (D.leaks) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks allocated in the window and not freed by its end, grouped by allocation stack, largest first, with the times of their first and last allocation: leaks that started early and kept going are the likely true ones. Click a row for its stack.' });
+  if (D.leaks) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks allocated in the window and not freed by its end, grouped by allocation stack, largest first, with the times of their first and last allocation: leaks that started early and kept going are the likely true ones. When the window reaches the end of the trace, the verdict of the scan made as the process ended says which are lost (definitely, indirectly, possibly) and which were still reachable, as leakscope run says it. Click a row for its stack.' });
   if (D.candidates) panes.push({ id: 'candidates', title: 'Leak candidates', help: 'Each dot is a block not freed: when it was allocated (x) and its size (y), coloured by its allocation site (the rank in the Leaks table). A horizontal line of dots is a site that leaks the same size over and over.' });
   /* Flame graph data: a trace's allocation stacks (D.flame), or the
    * cost-centre stacks of a -hc profile (labels "inner/.../outer"). */
@@ -579,22 +579,39 @@
   /* ---- native traces: leak table and leak-candidate chart ---- */
   if (D.leaks) {
     var lp = pane('leaks'), lopen = {};
-    var lt = D.leaksTotal || { b: 0, n: 0, groups: 0 };
+    var lt = D.leaksTotal || { b: 0, n: 0, groups: 0 }, V = D.verdicts, verdictOf = {};
+    var CLASS_TEXT = { 'definitely-lost': 'definitely lost', 'indirectly-lost': 'indirectly lost', 'possibly-lost': 'possibly lost',
+      'still-reachable': 'still reachable', 'not-freed': 'not freed', suppressed: 'suppressed' };
+    if (V) V.groups.forEach(function (g) {
+      (verdictOf[g[0]] = verdictOf[g[0]] || []).push(CLASS_TEXT[g[1]] + ' ' + fmtBytes(g[2]));
+    });
+    var vsum = '';
+    if (V) {
+      var parts = [];
+      ['definitely-lost', 'indirectly-lost', 'possibly-lost', 'still-reachable', 'not-freed'].forEach(function (c) {
+        if (V.classes[c][1]) parts.push(esc(fmtBytes(V.classes[c][0])) + ' ' + CLASS_TEXT[c] + ' (' + V.classes[c][1] + ')');
+      });
+      if (V.suppressed[1]) parts.push(esc(fmtBytes(V.suppressed[0])) + ' suppressed (' + V.suppressed[1] + ')');
+      vsum = '<p class="count" id="leak-verdicts">At the end: ' + (parts.length ? parts.join(', ') : 'no block left') + '</p>' +
+        (V.note ? '<p class="note" id="leak-note">' + esc(V.note) + '</p>' : '');
+    }
     lp.sec.insertAdjacentHTML('beforeend', '<p class="count" id="leak-total">' + esc(fmtBytes(lt.b)) + ' in ' + lt.n +
-      ' blocks not freed, ' + lt.groups + ' allocation sites' + (lt.groups > D.leaks.length ? ' (the ' + D.leaks.length + ' largest shown)' : '') + '</p>' +
+      ' blocks not freed, ' + lt.groups + ' allocation sites' + (lt.groups > D.leaks.length ? ' (the ' + D.leaks.length + ' largest shown)' : '') + '</p>' + vsum +
       '<div class="tablewrap"><table class="bands" id="leak-table"><thead><tr><th class="num">#</th><th class="num">Bytes</th><th class="num">Blocks</th>' +
-      '<th class="num">First allocated</th><th class="num">Last allocated</th><th>Allocation site</th></tr></thead><tbody></tbody></table></div>');
+      '<th class="num">First allocated</th><th class="num">Last allocated</th>' + (V ? '<th>Verdict</th>' : '') + '<th>Allocation site</th></tr></thead><tbody></tbody></table></div>');
+    var ncol = V ? 7 : 6;
     var lbody = lp.sec.querySelector('#leak-table tbody');
     lp.render = function () {
       var html = [];
       D.leaks.forEach(function (r, i) {
         html.push('<tr class="band native" data-leak="' + i + '"><td class="num">' + (i + 1) + '</td><td class="num">' + esc(fmtBytes(r.b)) +
           '</td><td class="num">' + r.n + '</td><td class="num">' + esc(fmtTime(r.t0)) + '</td><td class="num">' + esc(fmtTime(r.t1)) +
+          (V ? '</td><td class="verdict">' + esc((verdictOf[r.site] || []).join(', ')) : '') +
           '</td><td class="label"><span class="tw">' + (lopen[i] ? '\u25BE' : '\u25B8') + '</span><span class="sw" style="background:' +
           PALETTE[i % PALETTE.length] + '"></span> ' + esc(r.label) + '</td></tr>');
-        if (lopen[i]) html.push('<tr class="stack"><td colspan="6"><b>Allocation stack</b>' + stackHtml(r.f) + '</td></tr>');
+        if (lopen[i]) html.push('<tr class="stack"><td colspan="' + ncol + '"><b>Allocation stack</b>' + stackHtml(r.f) + '</td></tr>');
       });
-      if (!D.leaks.length) html.push('<tr><td colspan="6">No block of the window was left unfreed.</td></tr>');
+      if (!D.leaks.length) html.push('<tr><td colspan="' + ncol + '">No block of the window was left unfreed.</td></tr>');
       lbody.innerHTML = html.join('');
     };
     lbody.addEventListener('click', function (e) {
