@@ -8,8 +8,8 @@
  * Written the way the GHC RTS writes an eventlog (strace of GHC 9.0.2: one
  * write(2) of 2 MiB - 8 KiB each time its buffer fills), so that the file
  * sits in the page cache as a real one does (the kernel sizes page-cache
- * folios by the writes; mapping the file costs twice as much after writes
- * of 100 KiB, docs/performance.md).
+ * folios by the writes: mapping and touching a 100 MB file took 12 ms
+ * after writes of 100 KiB, 5-6 ms after the RTS's).
  */
 #include <stdio.h>
 #include <stdlib.h>

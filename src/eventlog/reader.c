@@ -16,7 +16,7 @@
  * scheduler; a capability's part of each collection), or the same stretch
  * as between the two events asked for before (a collection's dozen events
  * between two heap sizes) is checked four or more types at a time and
- * stepped over whole (docs/performance.md, "Eventlogs that GHC wrote").
+ * stepped over whole (docs/performance.md, "The fast paths").
  *
  * Never trusts the input: every length is checked against what the file
  * really holds before it is used. Never prints; failures carry their detail
