@@ -1,6 +1,6 @@
 #!/bin/sh
 # process-heavy.sh [RUNS] - programs that fork, exec and start threads, under
-# leakscope next to heaptrack, valgrind and LeakSanitizer (issue 22, point 6).
+# leakscope next to heaptrack, valgrind and LeakSanitizer.
 #
 # Workloads (bench/proc-loops.c, bench/cgo-alloc/, bench/gen-cproject.sh,
 # bench/git-scenario.sh):

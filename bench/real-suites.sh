@@ -1,7 +1,7 @@
 #!/bin/sh
 # real-suites.sh [WORKLOAD...] - real programs and their own test suites
-# give the same output and exit status under `leakscope run` as without it
-# (issue 22, point 7). Every difference is a bug of leakscope, unless the
+# give the same output and exit status under `leakscope run` as without
+# it. Every difference is a bug of leakscope, unless the
 # filter below missed something that legitimately differs between two runs.
 #
 # Each workload runs twice from the same scratch directory: plain, then as

@@ -1,6 +1,6 @@
 #!/bin/sh
 # report-vs-heaptrack.sh [RUNS] - `leakscope report` next to heaptrack_print
-# on traces of the same workloads (issue "Long-running processes", item 8).
+# on traces of the same workloads.
 #
 # Records each workload of bench/workloads.sh (bench/workload.c, sqlite3,
 # CPython) once with `leakscope record` and once with heaptrack, then runs
