@@ -7,12 +7,22 @@
 
 #include <stdio.h>
 
+#include "cli/options.h"
 #include "common/files.h"
 
-/* Exit codes of leakscope itself (the program's own status passes through). */
+/* What `leakscope --version` says; debian/changelog names the same. */
+#define LK_VERSION "0.1"
+
+/* Exit codes of leakscope itself (the program's own status passes through);
+ * a usage error is LK_EXIT_USAGE (2, options.h) in every command. */
 #define LK_EXIT_FAILURE 125
 /* `run`: the program succeeded but leaked (LeakSanitizer's convention). */
 #define LK_EXIT_LEAKS 23
+
+/* Each command's description: its help, its options (options.h). */
+extern const struct lk_cli_cmd lk_cli_run, lk_cli_record, lk_cli_dump, lk_cli_eventlog,
+	lk_cli_mark, lk_cli_snapshot, lk_cli_start, lk_cli_stop, lk_cli_check, lk_cli_report,
+	lk_cli_diff;
 
 int cmd_run(int argc, char **argv);
 int cmd_eventlog(int argc, char **argv);
@@ -29,10 +39,6 @@ int cmd_diff(int argc, char **argv);
 
 /* "leakscope: " + message + newline on stderr. */
 void lk_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* A whole number in [lo, hi] given to option opt of command cmd, or -1
- * after a message. */
-long lk_cli_number(const char *cmd, const char *opt, const char *s, long lo, long hi);
 
 /* output.c: lk_error_name() with a lowercase first letter (a static buffer). */
 const char *lk_cli_errtext(int code);
@@ -55,23 +61,8 @@ FILE *lk_cli_open_in(const char *path, int flags);
 /* Close it; 1 after saying so when a pipe was read up to its limit. */
 int lk_cli_close_in(FILE *f, const char *path);
 
-/* options.c: "--name VALUE", "--name=VALUE" (long names) or "-o VALUE" at
- * argv[*i] (advanced past a separate value): the value; NULL when argv[*i]
- * is not name, with *missing set when the value is not there. */
-const char *lk_cli_value(int argc, char **argv, int *i, const char *name, int *missing);
-/* "leakscope CMD: " + message + a pointer to --help on stderr; returns 2. */
-int lk_cli_usage_error(const char *cmd, const char *fmt, const char *arg);
-/* The index of v in names (NULL-terminated), or -1. */
-int lk_cli_choice(const char *v, const char *const *names);
-/* A count from 0 to 10^9 (--top), or -1. */
-int lk_cli_count(const char *s);
-/* The options of every report command: -o FILE and --top N. 1 when
- * argv[*i] was one (taken), 2 after a usage error (printed), 0 when not
- * (*missing set when its value is missing). */
-int lk_cli_output_option(const char *cmd, int argc, char **argv, int *i, const char **out_path,
-			 int *top, int *missing);
-/* Write a report with write(out, arg) (0 or a negative errno) to out_path;
- * when NULL, to INPUT + suffix (said on stderr), or standard output when
+/* options.c: write a report with write(out, arg) (0 or a negative errno) to out_path;
+ * when NULL, to INPUT + suffix (said on stderr unless -q), or standard output when
  * suffix is NULL too. 0, or 1 after a message. */
 int lk_cli_write_report(const char *input, const char *out_path, const char *suffix,
 			int (*write)(FILE *out, void *arg), void *arg);

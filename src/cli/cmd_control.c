@@ -4,7 +4,6 @@
  * `stop` and `check`. They share everything but their request, so they
  * share this file.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,101 +16,102 @@
 #define CALL_MS 10000
 #define CHECK_MS 600000 /* a scan of a large heap takes a while */
 
-struct control_cmd {
-	const char *name;
-	const char *args;   /* after TARGET */
-	const char *what;   /* the help's description */
+#define TARGET_NOTES \
+	"TARGET is the trace file a running 'leakscope record' writes, or the pid\n" \
+	"of a process that 'leakscope record' or 'leakscope run' traces. Only\n" \
+	"recordings of the same user can be reached (docs/control.md).\n" \
+	"\n" \
+	"exit status: 0 done; 1 no such recording, it refused, or the output could\n" \
+	"not be written; 2 usage error.\n"
+
+static const struct lk_cli_opt no_options[] = {LK_CLI_OPT_END};
+
+enum { OPT_WHY = LK_CLI_LONG };
+
+static const struct lk_cli_opt check_options[] = {
+	LK_CLI_OPT_FORMAT("text (default) or json (docs/json-leaks.md)"),
+	{"why", OPT_WHY, NULL, "list still reachable and possibly lost groups\n"
+	 "too, each with what keeps it: the root and the\n"
+	 "chain of blocks"},
+	LK_CLI_OPT_END,
 };
 
-static const struct control_cmd cmds[] = {
-	{"mark", " TEXT",
-	 "Add a marker TEXT to the recording at this point (as leakscope_mark() does\n"
-	 "from inside the program). TEXT is one printable line of at most 495 bytes.\n"},
-	{"snapshot", " NAME",
-	 "Take a named snapshot of the live heap of the recorded processes (as\n"
-	 "leakscope_snapshot() does from inside the program).\n"},
-	{"start", "",
-	 "Start (resume) recording allocation events: the recorded window opens.\n"},
-	{"stop", "",
-	 "Stop recording allocation events until 'leakscope start': the recorded\n"
-	 "window closes (the recording itself goes on).\n"},
-	{"check", "",
-	 "Stop the recorded process (every thread), scan its memory for blocks that\n"
-	 "nothing points to any more, resume it, and print those definitely and\n"
-	 "indirectly (and possibly) lost blocks grouped by allocation stack. When\n"
-	 "TARGET is a pid, only that process is checked, else every process of the\n"
-	 "recording.\n"},
+const struct lk_cli_cmd lk_cli_mark = {
+	.name = "mark", .summary = "add a marker to a running recording",
+	.synopsis = "TARGET TEXT",
+	.about = "Add a marker TEXT to the recording at this point (as leakscope_mark() does\n"
+		 "from inside the program). TEXT is one printable line of at most 495 bytes.\n",
+	.opts = no_options, .notes = TARGET_NOTES, .in_order = 1,
 };
 
-static void usage(const struct control_cmd *c, FILE *out)
-{
-	fprintf(out, "usage: leakscope %s %sTARGET%s\n\n%s\n"
-		"TARGET is the trace file a running 'leakscope record' writes, or the pid\n"
-		"of a process that 'leakscope record' or 'leakscope run' traces. Only\n"
-		"recordings of the same user can be reached (docs/control.md).\n\n"
-		"options:\n%s"
-		"  -h, --help              this text\n\n"
-		"exit status: 0 done; 1 no such recording, it refused, or the output could\n"
-		"not be written; 2 usage.\n",
-		c->name, strcmp(c->name, "check") ? "" : "[--format text|json] [--why] ", c->args,
-		c->what, strcmp(c->name, "check") ? ""
-		: "  -f, --format FMT        text (default) or json (docs/json-leaks.md)\n"
-		  "      --why               list still reachable and possibly lost groups too, each\n"
-		  "                          with what keeps it: the root and the chain of blocks\n");
-}
+const struct lk_cli_cmd lk_cli_snapshot = {
+	.name = "snapshot", .summary = "take a named snapshot in a running recording",
+	.synopsis = "TARGET NAME",
+	.about = "Take a named snapshot of the live heap of the recorded processes (as\n"
+		 "leakscope_snapshot() does from inside the program).\n",
+	.opts = no_options, .notes = TARGET_NOTES, .in_order = 1,
+};
 
-/* Options; returns the index of TARGET or -1 (message printed). */
-enum { OPT_WHY = 256 };
+const struct lk_cli_cmd lk_cli_start = {
+	.name = "start", .summary = "start the recorded window of a running recording",
+	.synopsis = "TARGET",
+	.about = "Start (resume) recording allocation events: the recorded window opens.\n",
+	.opts = no_options, .notes = TARGET_NOTES, .in_order = 1,
+};
 
-static int parse(const struct control_cmd *c, int argc, char **argv, int *json, int *why)
+const struct lk_cli_cmd lk_cli_stop = {
+	.name = "stop", .summary = "stop the recorded window of a running recording",
+	.synopsis = "TARGET",
+	.about = "Stop recording allocation events until 'leakscope start': the recorded\n"
+		 "window closes (the recording itself goes on).\n",
+	.opts = no_options, .notes = TARGET_NOTES, .in_order = 1,
+};
+
+const struct lk_cli_cmd lk_cli_check = {
+	.name = "check", .summary = "stop a running program, report what it lost now, resume it",
+	.synopsis = "[OPTIONS] TARGET",
+	.about = "Stop the recorded process (every thread), scan its memory for blocks that\n"
+		 "nothing points to any more, resume it, and print those definitely and\n"
+		 "indirectly (and possibly) lost blocks grouped by allocation stack. When\n"
+		 "TARGET is a pid, only that process is checked, else every process of the\n"
+		 "recording.\n",
+	.opts = check_options, .notes = TARGET_NOTES, .in_order = 1,
+};
+
+/* The operands; the index of TARGET, or -(exit status) after a message
+ * (0 after --help). */
+static int parse(const struct lk_cli_cmd *c, int argc, char **argv, int *json, int *why)
 {
-	static const struct option longs[] = {
-		{"format", required_argument, 0, 'f'},
-		{"why", no_argument, 0, OPT_WHY},
-		{"help", no_argument, 0, 'h'},
-		{0, 0, 0, 0},
-	};
-	int is_check = !strcmp(c->name, "check"), o;
-	optind = 1;
-	while ((o = getopt_long(argc, argv, is_check ? "+f:h" : "+h", longs, NULL)) != -1) {
-		if (o == 'h') {
-			usage(c, stdout);
-			exit(0);
-		}
-		if (o == OPT_WHY && is_check) {
+	static const char *const formats[] = {"text", "json", NULL};
+	struct lk_cli_parser p;
+	int o, k;
+	lk_cli_parse_init(&p, c, argc, argv);
+	while ((o = lk_cli_next(&p)) > 0) {
+		if (o == OPT_WHY)
 			*why = 1;
-			continue;
-		}
-		if (o == 'f' && is_check && (!strcmp(optarg, "json") || !strcmp(optarg, "text"))) {
-			*json = !strcmp(optarg, "json");
-			continue;
-		}
-		if (o == 'f' && is_check)
-			lk_cli_error("unknown format '%s' (text or json)", optarg);
-		usage(c, stderr);
-		return -1;
+		if (o == 'f' && (k = lk_cli_choice(&p, "format", formats)) < 0)
+			return -p.status;
+		if (o == 'f')
+			*json = k == 1;
 	}
-	int want = 1 + (*c->args != 0);
-	if (argc - optind != want) {
-		lk_cli_error("%s: %s", c->name, argc - optind < want ? "missing arguments"
-							     : "too many arguments");
-		usage(c, stderr);
-		return -1;
-	}
-	return optind;
+	if (o == LK_CLI_STOP)
+		return -p.status;
+	int want = c == &lk_cli_mark || c == &lk_cli_snapshot ? 2 : 1;  /* TARGET [TEXT] */
+	if (p.n_args != want)
+		return -lk_cli_usage_error(c->name, "%s", p.n_args < want ? "missing arguments"
+									  : "too many arguments");
+	return (int)(p.args - argv);
 }
 
-static int control(const struct control_cmd *c, int argc, char **argv)
+static int control(const struct lk_cli_cmd *c, int argc, char **argv)
 {
 	int json = 0, why = 0;
 	int at = parse(c, argc, argv, &json, &why);
-	if (at < 0)
-		return 2;
+	if (at <= 0)
+		return -at;
 	const char *target = argv[at], *text = at + 1 < argc ? argv[at + 1] : NULL;
-	if (text && lk_control_text_check(text) != 0) {
-		lk_cli_error("%s: %s", c->name, lk_error_detail());
-		return 2;
-	}
+	if (text && lk_control_text_check(text) != 0)
+		return lk_cli_usage_error(c->name, "%s", lk_error_detail());
 	struct lk_control_target t;
 	if (lk_control_find(target, &t) != 0) {
 		lk_cli_error("%s", lk_error_detail());
@@ -142,8 +142,8 @@ static int control(const struct control_cmd *c, int argc, char **argv)
 	return status;
 }
 
-int cmd_mark(int argc, char **argv) { return control(&cmds[0], argc, argv); }
-int cmd_snapshot(int argc, char **argv) { return control(&cmds[1], argc, argv); }
-int cmd_start(int argc, char **argv) { return control(&cmds[2], argc, argv); }
-int cmd_stop(int argc, char **argv) { return control(&cmds[3], argc, argv); }
-int cmd_check(int argc, char **argv) { return control(&cmds[4], argc, argv); }
+int cmd_mark(int argc, char **argv) { return control(&lk_cli_mark, argc, argv); }
+int cmd_snapshot(int argc, char **argv) { return control(&lk_cli_snapshot, argc, argv); }
+int cmd_start(int argc, char **argv) { return control(&lk_cli_start, argc, argv); }
+int cmd_stop(int argc, char **argv) { return control(&lk_cli_stop, argc, argv); }
+int cmd_check(int argc, char **argv) { return control(&lk_cli_check, argc, argv); }

@@ -16,9 +16,18 @@
 #include "common/error.h"
 #include "report/history_report.h"
 
-static const char usage[] =
-	"usage: leakscope diff [--format text|json] [-o FILE] [--top N] A B\n"
-	"\n"
+static const struct lk_cli_opt options[] = {
+	LK_CLI_OPT_FORMAT("text (default) or json"),
+	LK_CLI_OPT_OUTPUT("write the report to FILE ('-': standard output)"),
+	LK_CLI_OPT_TOP("text: the N largest changes (default 20; 0 = all)"),
+	LK_CLI_OPT_END,
+};
+
+const struct lk_cli_cmd lk_cli_diff = {
+	.name = "diff",
+	.summary = "what each allocation site added and removed between two points",
+	.synopsis = "[OPTIONS] A B",
+	.about =
 	"A and B are TRACE@POINT, or TRACE alone for its end. POINT is a snapshot\n"
 	"name, a marker text or a time (12.5 or 12.5s), as for 'leakscope report\n"
 	"--from' (mark:TEXT, snapshot:NAME, time:S say which). The path is the\n"
@@ -27,17 +36,12 @@ static const char usage[] =
 	"Within one trace the diff is exact per block: added = live at B and not\n"
 	"at A, removed = live at A and not at B. Between two traces, sites are\n"
 	"matched by their symbolized stacks (function, file:line, module) and\n"
-	"the difference of their live bytes and objects is shown.\n"
-	"\n"
-	"  --format F     text (default) or json\n"
-	"  -o FILE        write there ('-' = standard output)\n"
-	"  --top N        text: the N largest changes (default 20; 0 = all)\n"
-	"  -h, --help     show this help\n";
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	return lk_cli_usage_error("diff", fmt, arg);
-}
+	"the difference of their live bytes and objects is shown.\n",
+	.opts = options,
+	.notes =
+	"exit status: 0; 1 a trace cannot be read, a point is not in it, or the\n"
+	"output cannot be written; 2 usage error.\n",
+};
 
 struct side {
 	char *path;
@@ -118,41 +122,38 @@ static int run(struct side *a, struct side *b, int json, const char *out_path, i
 
 int cmd_diff(int argc, char **argv)
 {
-	const char *out_path = NULL, *args[2] = {NULL, NULL};
-	int json = 0, top = 20, n = 0, only = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int missing = 0, taken;
-		if (only || a[0] != '-') {
-			if (n == 2)
-				return usage_error("more than two points: '%s'", a);
-			args[n++] = a;
-		} else if (strcmp(a, "--") == 0) {
-			only = 1;
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(usage, stdout);
-			return 0;
-		} else if ((v = lk_cli_value(argc, argv, &i, "--format", &missing))) {
-			if (strcmp(v, "json") != 0 && strcmp(v, "text") != 0)
-				return usage_error("unknown format '%s' (text or json)", v);
-			json = v[0] == 'j';
-		} else if ((taken = lk_cli_output_option("diff", argc, argv, &i, &out_path, &top,
-							 &missing))) {
-			if (taken == 2)
-				return 2;
-		} else if (missing) {
-			return usage_error("%s needs a value", a);
-		} else {
-			return usage_error("unknown option '%s'", a);
+	static const char *const formats[] = {"text", "json", NULL};
+	const char *out_path = NULL;
+	int json = 0, top = 20, c, k;
+	long n;
+	struct lk_cli_parser p;
+	lk_cli_parse_init(&p, &lk_cli_diff, argc, argv);
+	while ((c = lk_cli_next(&p)) > 0) {
+		switch (c) {
+		case 'f':
+			if ((k = lk_cli_choice(&p, "format", formats)) < 0)
+				return p.status;
+			json = k == 1;
+			break;
+		case 'o': out_path = p.value; break;
+		case LK_CLI_TOP:
+			if ((n = lk_cli_number(&p, 0, 1000000000)) < 0)
+				return p.status;
+			top = (int)n;
+			break;
 		}
 	}
-	if (n != 2)
-		return usage_error("%s", "two points are needed: A B (TRACE@POINT or TRACE)");
+	if (c == LK_CLI_STOP)
+		return p.status;
+	if (p.n_args > 2)
+		return lk_cli_usage_error("diff", "more than two points: '%s'", p.args[2]);
+	if (p.n_args != 2)
+		return lk_cli_usage_error("diff", "two points are needed: A B (TRACE@POINT or TRACE)");
 	struct side sa, sb;
-	int ra = split(args[0], &sa), rb = ra ? 0 : split(args[1], &sb);
+	int ra = split(p.args[0], &sa), rb = ra ? 0 : split(p.args[1], &sb);
 	int status;
 	if (ra == -2 || rb == -2)
-		status = usage_error("%s", lk_error_detail());
+		status = lk_cli_usage_error("diff", "%s", lk_error_detail());
 	else if (ra || rb)
 		status = 1;
 	else

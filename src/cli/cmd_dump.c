@@ -19,9 +19,13 @@
 #include "common/error.h"
 #include "trace/reader.h"
 
-static const char usage_text[] =
-	"usage: leakscope dump [OPTIONS] TRACE\n"
-	"\n"
+static const struct lk_cli_opt options[] = {LK_CLI_OPT_END};
+
+const struct lk_cli_cmd lk_cli_dump = {
+	.name = "dump",
+	.summary = "print every record of a trace file",
+	.synopsis = "[OPTIONS] TRACE",
+	.about =
 	"Print every record of a trace file written by `leakscope record`, one per\n"
 	"line, in file order: the header, then\n"
 	"  TIME alloc tid=T addr=A size=N stack=S\n"
@@ -31,17 +35,17 @@ static const char usage_text[] =
 	"  - stack id=S frames=A,A,...\n"
 	"  TIME module id=M path=P bias=A build_id=HEX ranges=LO-HI\n"
 	"  - symbol addr=A module=M frames=FUNCTION at FILE:LINE in MODULE+OFFSET | ...\n"
-	"  TIME end events=N allocs=N frees=N bytes=N stacks=N modules=N symbols=N chunks=N\n"
+	"  TIME end events=N allocs=N frees=N bytes=N stacks=N modules=N symbols=N\n"
+	"           chunks=N\n"
 	"TIME is in seconds since the trace started. A damaged or truncated trace\n"
-	"(no end record) is printed up to the damage, then reported on stderr.\n"
-	"\n"
-	"options:\n"
-	"  -h, --help     this text\n"
-	"\n"
+	"(no end record) is printed up to the damage, then reported on stderr.\n",
+	.opts = options,
+	.notes =
 	"TRACE is a file, or a pipe (dump reads it once, in order).\n"
 	"\n"
 	"exit status: 0 complete trace; 1 damaged, truncated or unreadable, or the\n"
-	"output could not be written; 2 usage.\n";
+	"output could not be written; 2 usage error.\n",
+};
 
 /* text, quoted, with ", \ and bytes outside printable ASCII escaped */
 static void put_quoted(FILE *out, const char *s, size_t n)
@@ -213,31 +217,16 @@ static int dump(const char *path)
 
 int cmd_dump(int argc, char **argv)
 {
-	const char *path = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--") && i + 1 < argc && !path) {
-			path = argv[++i];
-			continue;
-		}
-		if (argv[i][0] == '-' && argv[i][1]) {
-			lk_cli_error("dump: unknown option '%s'", argv[i]);
-			fputs(usage_text, stderr);
-			return 2;
-		}
-		if (path) {
-			lk_cli_error("dump: one trace at a time");
-			return 2;
-		}
-		path = argv[i];
-	}
-	if (!path) {
-		lk_cli_error("dump: no trace given");
-		fputs(usage_text, stderr);
-		return 2;
-	}
-	return dump(path);
+	struct lk_cli_parser p;
+	int c;
+	lk_cli_parse_init(&p, &lk_cli_dump, argc, argv);
+	while ((c = lk_cli_next(&p)) > 0)
+		;
+	if (c == LK_CLI_STOP)
+		return p.status;
+	if (p.n_args == 0)
+		return lk_cli_usage_error("dump", "no trace given");
+	if (p.n_args > 1)
+		return lk_cli_usage_error("dump", "one trace at a time");
+	return dump(p.args[0]);
 }

@@ -20,33 +20,41 @@
 
 #include "report/html.h"
 
-static const char usage[] =
-	"usage: leakscope eventlog [--format text|json|html|hp] [-o FILE] [--top N]\n"
-	"                          [--messages] FILE.eventlog\n"
-	"       leakscope eventlog [--format text|json] [-o FILE] [--top N]\n"
-	"                          --diff BEFORE.eventlog AFTER.eventlog\n"
-	"\n"
+enum { OPT_MESSAGES = LK_CLI_LONG, OPT_DIFF };
+
+static const struct lk_cli_opt options[] = {
+	LK_CLI_OPT_FORMAT("html (default, written to FILE.eventlog.html), text,\n"
+			  "json, or hp (GHC's .hp heap profile for hp2ps,\n"
+			  "written to FILE.eventlog.hp)"),
+	LK_CLI_OPT_OUTPUT("write the report to FILE ('-': standard output)"),
+	LK_CLI_OPT_TOP("text: show the N largest bands only (default 20;\n"
+		       "0 = all)"),
+	{"messages", OPT_MESSAGES, NULL, "also show traceEvent messages as markers"},
+	{"diff", OPT_DIFF, NULL, "compare two eventlogs, BEFORE and AFTER, band by\n"
+	 "band (text or json)"},
+	LK_CLI_OPT_END,
+};
+
+const struct lk_cli_cmd lk_cli_eventlog = {
+	.name = "eventlog",
+	.summary = "report on a GHC eventlog heap profile",
+	.synopsis = "[OPTIONS] FILE.eventlog\n"
+		    "[OPTIONS] --diff BEFORE.eventlog AFTER.eventlog",
+	.about =
 	"Render the heap profile of a GHC eventlog (a program built with\n"
 	"-eventlog -rtsopts, run with +RTS -l -hT|-hi|-hc... -i0.1): bands\n"
 	"ranked by integrated size with their growth (slope, fit), heap size,\n"
-	"live bytes and markers.\n"
+	"live bytes and markers.\n",
+	.opts = options,
+	.notes =
+	"An eventlog is a regular file or a pipe (read once, in order).\n"
 	"\n"
-	"  --format F     html (default, written to FILE.eventlog.html), text, json,\n"
-	"                 or hp (GHC's .hp heap profile for hp2ps, written to\n"
-	"                 FILE.eventlog.hp)\n"
-	"  -o FILE        write there ('-' = standard output)\n"
-	"  --top N        text: show the N largest bands only (default 20; 0 = all)\n"
-	"  --messages     also show traceEvent messages as markers\n"
-	"  --diff B A     compare two eventlogs band by band (text or json)\n"
-	"  -h, --help     show this help\n";
+	"exit status: 0 (also for a truncated eventlog, reported with a warning);\n"
+	"1 an input cannot be read or the output cannot be written; 2 usage error.\n",
+};
 
 enum format { FMT_HTML, FMT_TEXT, FMT_JSON, FMT_HP };
 static const char *const format_names[] = {"html", "text", "json", "hp", NULL};
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	return lk_cli_usage_error("eventlog", fmt, arg);
-}
 
 /* Read path into *tl; print what went wrong. 0 or 1 (the exit code). */
 static int load(const char *path, const struct lk_profile_options *opt, struct lk_timeline *tl)
@@ -127,61 +135,56 @@ static int write_report(FILE *out, void *arg)
 	return lk_timeline_write_html(o->tl, out);
 }
 
+static int usage_error(const char *fmt, const char *arg)
+{
+	return lk_cli_usage_error("eventlog", fmt, arg);
+}
+
 int cmd_eventlog(int argc, char **argv)
 {
 	enum format fmt = FMT_HTML;
-	int fmt_given = 0, top = 20;
-	const char *out_path = NULL, *input = NULL, *diff_a = NULL, *diff_b = NULL;
+	int fmt_given = 0, top = 20, diff = 0, c, k;
+	long n;
+	const char *out_path = NULL;
 	struct lk_profile_options opt = {0};
-	int only_files = 0;
+	struct lk_cli_parser p;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int missing = 0, taken;
-		if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
-			if (input)
-				return usage_error("more than one input file: '%s'", a);
-			input = a;
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			only_files = 1;
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(usage, stdout);
-			return 0;
-		} else if (strcmp(a, "--messages") == 0) {
-			opt.messages = 1;
-		} else if (strcmp(a, "--diff") == 0) {
-			if (i + 2 >= argc)
-				return usage_error("%s needs two eventlogs", a);
-			diff_a = argv[++i];
-			diff_b = argv[++i];
-		} else if ((v = lk_cli_value(argc, argv, &i, "--format", &missing))) {
-			int k = lk_cli_choice(v, format_names);
-			if (k < 0)
-				return usage_error("unknown format '%s' (text, json, html or hp)", v);
+	lk_cli_parse_init(&p, &lk_cli_eventlog, argc, argv);
+	while ((c = lk_cli_next(&p)) > 0) {
+		switch (c) {
+		case 'f':
+			if ((k = lk_cli_choice(&p, "format", format_names)) < 0)
+				return p.status;
 			fmt = (enum format)k;
 			fmt_given = 1;
-		} else if ((taken = lk_cli_output_option("eventlog", argc, argv, &i, &out_path, &top,
-							 &missing))) {
-			if (taken == 2)
-				return 2;
-		} else if (missing) {
-			return usage_error("%s needs a value", a);
-		} else {
-			return usage_error("unknown option '%s'", a);
+			break;
+		case 'o': out_path = p.value; break;
+		case LK_CLI_TOP:
+			if ((n = lk_cli_number(&p, 0, 1000000000)) < 0)
+				return p.status;
+			top = (int)n;
+			break;
+		case OPT_MESSAGES: opt.messages = 1; break;
+		case OPT_DIFF: diff = 1; break;
 		}
 	}
+	if (c == LK_CLI_STOP)
+		return p.status;
 
-	if (diff_a) {
-		if (input)
-			return usage_error("--diff takes its two files, not '%s'", input);
+	if (diff) {
+		if (p.n_args < 2)
+			return usage_error("%s needs two eventlogs", "--diff");
+		if (p.n_args > 2)
+			return usage_error("--diff takes its two files, not '%s'", p.args[2]);
 		if ((fmt == FMT_HTML && fmt_given) || fmt == FMT_HP)
 			return usage_error("%s: --diff writes text or json", fmt == FMT_HP ? "hp" : "html");
-		return run_diff(diff_a, diff_b, fmt_given ? fmt : FMT_TEXT, out_path, top, &opt);
+		return run_diff(p.args[0], p.args[1], fmt_given ? fmt : FMT_TEXT, out_path, top, &opt);
 	}
-	if (!input)
+	if (p.n_args == 0)
 		return usage_error("%s", "no eventlog given");
+	if (p.n_args > 1)
+		return usage_error("more than one input file: '%s'", p.args[1]);
+	const char *input = p.args[0];
 
 	struct lk_timeline tl;
 	if (load(input, &opt, &tl))

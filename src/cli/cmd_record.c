@@ -7,7 +7,6 @@
  * window and check (docs/control.md).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +23,33 @@
 
 #define PERIOD_MS 5      /* drain period while recording: the clock resolution */
 
-static const char usage_text[] =
-	"usage: leakscope record [OPTIONS] [--] PROGRAM [ARGS...]\n"
-	"\n"
+enum { OPT_NO_FOLLOW = LK_CLI_LONG, OPT_SAMPLE, OPT_FRAMES, OPT_PAUSED, OPT_NO_CONTROL, OPT_NO_SCAN };
+
+static const struct lk_cli_opt options[] = {
+	LK_CLI_OPT_OUTPUT("trace of PROGRAM (default: leakscope.PROG.PID.lstrace\n"
+			  "in the current directory); other processes write\n"
+			  "FILE with .PID (.PID.N for a pid's N-th image)\n"
+			  "inserted before .lstrace. Traces are mode 0600;\n"
+			  "a name leakscope made up is never reused: when\n"
+			  "it is taken, NAME-2.lstrace (-3 ...) is written"),
+	{"no-follow", OPT_NO_FOLLOW, NULL, "trace only PROGRAM: not its forks and execs"},
+	{"sample-interval", OPT_SAMPLE, "MS", "sample RSS and live bytes every MS ms (default 100)"},
+	{"frames", OPT_FRAMES, "N", "record at most N frames per stack (default 64)"},
+	{"paused", OPT_PAUSED, NULL, "start with the recorded window closed: no\n"
+	 "allocation is written until it is opened\n"
+	 "('leakscope start TRACE')"},
+	{"no-control", OPT_NO_CONTROL, NULL, "no control socket: 'leakscope mark', 'snapshot',\n"
+	 "'start', 'stop' and 'check' cannot reach it"},
+	{"no-scan", OPT_NO_SCAN, NULL, "no reachability scan as each process ends: the\n"
+	 "trace's leaks are only 'not freed'"},
+	LK_CLI_OPT_END,
+};
+
+const struct lk_cli_cmd lk_cli_record = {
+	.name = "record",
+	.summary = "run a program and write a trace of its heap while it runs",
+	.synopsis = "[OPTIONS] [--] PROGRAM [ARGS...]",
+	.about =
 	"Run PROGRAM with leakscope's allocator interposer and write, while it runs,\n"
 	"a trace file of every allocation and free (time, thread, size, stack), the\n"
 	"stacks with their symbols, the modules, and samples of RSS and live bytes\n"
@@ -35,34 +58,19 @@ static const char usage_text[] =
 	"The recording goes on until every traced process has ended (a daemon that\n"
 	"forked away from PROGRAM too). `leakscope dump TRACE` prints a trace.\n"
 	"While it runs, `leakscope mark|snapshot|start|stop|check TRACE` (or PID)\n"
-	"reach it through its control socket (docs/control.md).\n"
-	"\n"
-	"options:\n"
-	"  -o, --output FILE        trace of PROGRAM (default: leakscope.PROG.PID.lstrace\n"
-	"                           in the current directory); other processes write\n"
-	"                           FILE with .PID (.PID.N for a pid's N-th image)\n"
-	"                           inserted before .lstrace. Traces are mode 0600;\n"
-	"                           a name leakscope made up is never reused: when\n"
-	"                           it is taken, NAME-2.lstrace (-3 ...) is written\n"
-	"      --no-follow          trace only PROGRAM: not its forks and execs\n"
-	"      --sample-interval MS sample RSS and live bytes every MS ms (default 100)\n"
-	"      --frames N           record at most N frames per stack (default 64)\n"
-	"      --paused             start with the recorded window closed: no\n"
-	"                           allocation is written until it is opened\n"
-	"                           ('leakscope start TRACE')\n"
-	"      --no-control         no control socket: 'leakscope mark', 'snapshot',\n"
-	"                           'start', 'stop' and 'check' cannot reach it\n"
-	"      --no-scan            no reachability scan as each process ends: the\n"
-	"                           trace's leaks are only 'not freed'\n"
-	"  -h, --help               this text\n"
-	"\n"
+	"reach it through its control socket (docs/control.md).\n",
+	.opts = options,
+	.notes =
 	"A trace that cannot be written (a full disk) is said at once and stops\n"
 	"there; the program runs on, and the file keeps what was written.\n"
 	"\n"
 	"exit status: the program's own; 128+N if it was killed by signal N;\n"
-	"127 program not found; 126 not executable; 125 leakscope failed, the\n"
-	"program cannot be traced (statically linked or setuid), or it succeeded\n"
-	"but a trace could not be created or written.\n";
+	"2 usage error (the program is not run); 127 program not found; 126 not\n"
+	"executable; 125 leakscope failed, the program cannot be traced\n"
+	"(statically linked or setuid), or it succeeded but a trace could not be\n"
+	"created or written.\n",
+	.in_order = 1,
+};
 
 struct record_opts {
 	const char *output;
@@ -74,51 +82,38 @@ struct record_opts {
 	int scan;
 };
 
-enum { OPT_NO_FOLLOW = 256, OPT_SAMPLE, OPT_FRAMES, OPT_PAUSED, OPT_NO_CONTROL, OPT_NO_SCAN };
-
+/* The options; the index of PROGRAM, or -(exit status) after a message
+ * (0 after --help). */
 static int parse(int argc, char **argv, struct record_opts *o)
 {
-	static const struct option longs[] = {
-		{"output", required_argument, 0, 'o'},
-		{"no-follow", no_argument, 0, OPT_NO_FOLLOW},
-		{"sample-interval", required_argument, 0, OPT_SAMPLE},
-		{"frames", required_argument, 0, OPT_FRAMES},
-		{"paused", no_argument, 0, OPT_PAUSED},
-		{"no-control", no_argument, 0, OPT_NO_CONTROL},
-		{"no-scan", no_argument, 0, OPT_NO_SCAN},
-		{"help", no_argument, 0, 'h'},
-		{0, 0, 0, 0},
-	};
 	int c;
 	long v;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:h", longs, NULL)) != -1) {
+	struct lk_cli_parser p;
+	lk_cli_parse_init(&p, &lk_cli_record, argc, argv);
+	while ((c = lk_cli_next(&p)) > 0) {
 		switch (c) {
-		case 'o': o->output = optarg; break;
+		case 'o': o->output = p.value; break;
 		case OPT_NO_FOLLOW: o->follow = 0; break;
 		case OPT_SAMPLE:
-			if ((v = lk_cli_number("record", "--sample-interval", optarg, 1, 3600000)) < 0)
-				return -1;
+			if ((v = lk_cli_number(&p, 1, 3600000)) < 0)
+				return -p.status;
 			o->sample_ms = (unsigned)v;
 			break;
 		case OPT_FRAMES:
-			if ((v = lk_cli_number("record", "--frames", optarg, 1, 128)) < 0)
-				return -1;
+			if ((v = lk_cli_number(&p, 1, 128)) < 0)
+				return -p.status;
 			o->frames = (int)v;
 			break;
 		case OPT_PAUSED: o->paused = 1; break;
 		case OPT_NO_CONTROL: o->control = 0; break;
 		case OPT_NO_SCAN: o->scan = 0; break;
-		case 'h': fputs(usage_text, stdout); exit(0);
-		default: fputs(usage_text, stderr); return -1;
 		}
 	}
-	if (optind >= argc) {
-		lk_cli_error("record: no program given");
-		fputs(usage_text, stderr);
-		return -1;
-	}
-	return optind;
+	if (c == LK_CLI_STOP)
+		return -p.status;
+	if (p.n_args == 0)
+		return -lk_cli_usage_error("record", "no program given");
+	return (int)(p.args - argv);
 }
 
 struct recording {
@@ -299,7 +294,7 @@ int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = {.follow = 1, .frames = 64, .sample_ms = 100, .control = 1, .scan = 1};
 	int first = parse(argc, argv, &o);
-	int rc = LK_EXIT_FAILURE;
+	int rc = first <= 0 ? -first : LK_EXIT_FAILURE;
 	struct lk_collector c;
 	struct lk_recorder *rec = NULL;
 	struct lk_control_server *server = NULL;
@@ -309,7 +304,7 @@ int cmd_record(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.listen_fd = -1;
 	lk_suppressions_init(&r.sup);
-	if (first < 0)
+	if (first <= 0)
 		goto done;
 	char **prog = argv + first;
 	/* the socket exists before the program runs; requests wait in its

@@ -18,37 +18,51 @@
 #include "common/error.h"
 #include "report/history_report.h"
 
-static const char usage[] =
-	"usage: leakscope report [--format text|json|html|pprof|folded|massif] [-o FILE]\n"
-	"                        [--from X] [--to Y] [--size N|MIN-MAX] [--top N]\n"
-	"                        [--cost KIND] TRACE\n"
-	"\n"
+enum { OPT_COST = LK_CLI_LONG, OPT_FROM, OPT_TO, OPT_SIZE };
+
+static const struct lk_cli_opt options[] = {
+	LK_CLI_OPT_FORMAT("text (default), json, html (a self-contained\n"
+			  "page, written to TRACE.html unless -o says\n"
+			  "otherwise), pprof (a profile for 'go tool pprof',\n"
+			  "written to TRACE.pb unless -o says otherwise),\n"
+			  "folded (stacks for flamegraph.pl, inferno,\n"
+			  "speedscope) or massif (for ms_print and\n"
+			  "massif-visualizer)"),
+	{"cost", OPT_COST, "KIND", "folded: the value of each stack: leaked (bytes\n"
+	 "not freed in the window; default), live (bytes\n"
+	 "live at the end), peak (bytes live at the peak),\n"
+	 "allocations, allocated (bytes), temporary\n"
+	 "(allocations)"},
+	LK_CLI_OPT_OUTPUT("write the report to FILE ('-': standard output)"),
+	{"from", OPT_FROM, "X", "the window starts at X (default: the start)"},
+	{"to", OPT_TO, "Y", "the window ends at Y (default: the end of the\n"
+	 "trace). X, Y: seconds (12.5 or 12.5s, also ms,\n"
+	 "us, min), a marker text or a snapshot name (the\n"
+	 "first of either with that text); mark:TEXT,\n"
+	 "snapshot:NAME, time:S say which"},
+	{"size", OPT_SIZE, "N|MIN-MAX", "only blocks of N bytes in every list; MIN-MAX\n"
+	 "a range"},
+	LK_CLI_OPT_TOP("rows per list (default 10; 0 = all)"),
+	LK_CLI_OPT_END,
+};
+
+const struct lk_cli_cmd lk_cli_report = {
+	.name = "report",
+	.summary = "report on a trace: peak, leaks of a window, growing sites",
+	.synopsis = "[OPTIONS] TRACE",
+	.about =
 	"Report on a trace written by 'leakscope record': summary (allocations,\n"
 	"peak live bytes and when, RSS peak), what was live at the peak, blocks\n"
 	"allocated in a window and not freed by its end (grouped by allocation\n"
 	"stack, with their first and last allocation times), temporary\n"
 	"allocations, top sites, and sites whose live bytes grow (slope, fit,\n"
-	"bytes per marker interval).\n"
-	"\n"
-	"  --format F     text (default), json, html (a self-contained page,\n"
-	"                 written to TRACE.html unless -o says otherwise),\n"
-	"                 pprof (a profile for 'go tool pprof', written to\n"
-	"                 TRACE.pb unless -o says otherwise), folded (stacks\n"
-	"                 for flamegraph.pl, inferno, speedscope) or massif (for\n"
-	"                 ms_print and massif-visualizer)\n"
-	"  --cost KIND    folded: the value of each stack: leaked (bytes not\n"
-	"                 freed in the window; default), live (bytes live at the\n"
-	"                 end), peak (bytes live at the peak), allocations,\n"
-	"                 allocated (bytes), temporary (allocations)\n"
-	"  -o FILE        write there ('-' = standard output)\n"
-	"  --from X       the window starts at X (default: the start)\n"
-	"  --to Y         the window ends at Y (default: the end of the trace)\n"
-	"                 X, Y: seconds (12.5 or 12.5s, also ms, us, min), a marker\n"
-	"                 text or a snapshot name (the first of either with that\n"
-	"                 text); mark:TEXT, snapshot:NAME, time:S say which\n"
-	"  --size N       only blocks of N bytes in every list; MIN-MAX a range\n"
-	"  --top N        rows per list (default 10; 0 = all)\n"
-	"  -h, --help     show this help\n";
+	"bytes per marker interval).\n",
+	.opts = options,
+	.notes =
+	"exit status: 0 (also for a truncated trace, reported with a warning);\n"
+	"1 the trace cannot be read, a point is not in it, or the output cannot\n"
+	"be written; 2 usage error.\n",
+};
 
 enum format { FMT_TEXT, FMT_JSON, FMT_HTML, FMT_PPROF, FMT_FOLDED, FMT_MASSIF };
 static const char *const format_names[] = {
@@ -62,11 +76,6 @@ static const enum lk_hist_key cost_keys[] = {
 	LK_HIST_BY_LEAK, LK_HIST_BY_LIVE, LK_HIST_BY_PEAK,
 	LK_HIST_BY_ALLOCS, LK_HIST_BY_BYTES, LK_HIST_BY_TEMPORARIES,
 };
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	return lk_cli_usage_error("report", fmt, arg);
-}
 
 struct output {
 	enum format fmt;
@@ -92,57 +101,54 @@ static int write_report(FILE *out, void *arg)
 int cmd_report(int argc, char **argv)
 {
 	enum format fmt = FMT_TEXT;
-	const char *out_path = NULL, *input = NULL, *v;
+	const char *out_path = NULL;
 	struct lk_hist_options opt = {.from.kind = LK_POINT_START, .to.kind = LK_POINT_END};
-	int top = 10, only_files = 0, cost_given = 0;
+	int top = 10, cost_given = 0, c, k;
+	long n;
 	enum lk_hist_key cost = LK_HIST_BY_LEAK;
+	struct lk_cli_parser p;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int missing = 0, taken;
-		if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
-			if (input)
-				return usage_error("more than one trace: '%s'", a);
-			input = a;
-		} else if (strcmp(a, "--") == 0) {
-			only_files = 1;
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(usage, stdout);
-			return 0;
-		} else if ((v = lk_cli_value(argc, argv, &i, "--format", &missing))) {
-			int k = lk_cli_choice(v, format_names);
-			if (k < 0)
-				return usage_error("unknown format '%s' (text, json, html, pprof, folded or massif)", v);
+	lk_cli_parse_init(&p, &lk_cli_report, argc, argv);
+	while ((c = lk_cli_next(&p)) > 0) {
+		switch (c) {
+		case 'f':
+			if ((k = lk_cli_choice(&p, "format", format_names)) < 0)
+				return p.status;
 			fmt = (enum format)k;
-		} else if ((v = lk_cli_value(argc, argv, &i, "--cost", &missing))) {
-			int k = lk_cli_choice(v, cost_names);
-			if (k < 0)
-				return usage_error("unknown cost '%s' (leaked, live, peak, allocations, "
-						   "allocated or temporary)", v);
+			break;
+		case OPT_COST:
+			if ((k = lk_cli_choice(&p, "cost", cost_names)) < 0)
+				return p.status;
 			cost = cost_keys[k];
 			cost_given = 1;
-		} else if ((taken = lk_cli_output_option("report", argc, argv, &i, &out_path, &top,
-							 &missing))) {
-			if (taken == 2)
-				return 2;
-		} else if ((v = lk_cli_value(argc, argv, &i, "--from", &missing)) ||
-			   (v = lk_cli_value(argc, argv, &i, "--to", &missing))) {
-			struct lk_point *p = strncmp(a, "--from", 6) == 0 ? &opt.from : &opt.to;
-			if (lk_point_parse(v, p))
-				return usage_error("%s", lk_error_detail());
-		} else if ((v = lk_cli_value(argc, argv, &i, "--size", &missing))) {
-			if (lk_cli_parse_size(v, &opt.size_min, &opt.size_max))
-				return usage_error("--size wants N or MIN-MAX bytes, not '%s'", v);
-		} else if (missing) {
-			return usage_error("%s needs a value", a);
-		} else {
-			return usage_error("unknown option '%s'", a);
+			break;
+		case 'o': out_path = p.value; break;
+		case LK_CLI_TOP:
+			if ((n = lk_cli_number(&p, 0, 1000000000)) < 0)
+				return p.status;
+			top = (int)n;
+			break;
+		case OPT_FROM:
+		case OPT_TO:
+			if (lk_point_parse(p.value, c == OPT_FROM ? &opt.from : &opt.to))
+				return lk_cli_usage_error("report", "%s", lk_error_detail());
+			break;
+		case OPT_SIZE:
+			if (lk_cli_parse_size(p.value, &opt.size_min, &opt.size_max))
+				return lk_cli_usage_error("report", "--size wants N or MIN-MAX bytes, "
+							  "not '%s'", p.value);
+			break;
 		}
 	}
-	if (!input)
-		return usage_error("%s", "no trace given");
+	if (c == LK_CLI_STOP)
+		return p.status;
+	if (p.n_args == 0)
+		return lk_cli_usage_error("report", "no trace given");
+	if (p.n_args > 1)
+		return lk_cli_usage_error("report", "more than one trace: '%s'", p.args[1]);
 	if (cost_given && fmt != FMT_FOLDED)
-		return usage_error("%s", "--cost goes with --format folded");
+		return lk_cli_usage_error("report", "--cost goes with --format folded");
+	const char *input = p.args[0];
 
 	struct lk_history h;
 	if (lk_cli_load_history(input, &opt, &h))

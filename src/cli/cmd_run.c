@@ -8,7 +8,6 @@
  * `leakscope mark PID TEXT` (docs/control.md).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,9 +26,42 @@
 #include "control/server.h"
 #include "report/leak_report.h"
 
-static const char usage_text[] =
-	"usage: leakscope run [OPTIONS] [--] PROGRAM [ARGS...]\n"
-	"\n"
+enum { OPT_NO_FOLLOW = LK_CLI_LONG, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_WHY, OPT_GEN_SUP, OPT_SCAN, OPT_NO_SCAN, OPT_FRAMES, OPT_EXIT_CODE, OPT_NO_CONTROL };
+
+static const struct lk_cli_opt options[] = {
+	LK_CLI_OPT_OUTPUT("write the report to FILE (default: stderr; '-':\n"
+			  "stdout), opened before PROGRAM starts"),
+	LK_CLI_OPT_FORMAT("text (default), json (docs/json-leaks.md) or\n"
+			  "folded (stacks for flamegraph.pl, speedscope)"),
+	{"no-follow", OPT_NO_FOLLOW, NULL, "trace only PROGRAM: not its forks and execs"},
+	{"suppressions", OPT_SUP, "FILE", "leak:PATTERN lines (LeakSanitizer syntax); repeatable"},
+	{"no-default-suppressions", OPT_NO_DEF_SUP, NULL,
+	 "report runtime allocations kept until exit too"},
+	{"show-suppressed", OPT_SHOW_SUP, NULL, "list the suppressed allocations in the text report"},
+	{"gen-suppressions", OPT_GEN_SUP, NULL, "print a leak:PATTERN line for each reported leak"},
+	{"show-reachable", OPT_SHOW_REACH, NULL, "list still-reachable blocks too (always counted)"},
+	{"why", OPT_WHY, NULL, "list still-reachable blocks too, and say for each\n"
+	 "still reachable and possibly lost group what keeps\n"
+	 "it: the root (a global, a thread's stack in some\n"
+	 "function, a register...) and the chain of blocks"},
+	{"no-scan", OPT_NO_SCAN, NULL, "no reachability scan: every block still allocated\n"
+	 "at the end is reported as 'not freed at exit'"},
+	{"scan", OPT_SCAN, NULL, NULL}, /* the default; kept for old command lines */
+	{"frames", OPT_FRAMES, "N", "record at most N frames per stack (default 64)"},
+	{"exit-code", OPT_EXIT_CODE, "N", "exit with N when definitely or indirectly lost (or,\n"
+	 "unscanned, not freed) blocks remain after\n"
+	 "suppressions and the program itself succeeded\n"
+	 "(default 23, as LeakSanitizer; 0: never)"},
+	{"no-control", OPT_NO_CONTROL, NULL, "no control socket: 'leakscope check PID' and\n"
+	 "'leakscope mark PID TEXT' cannot reach this run"},
+	LK_CLI_OPT_END,
+};
+
+const struct lk_cli_cmd lk_cli_run = {
+	.name = "run",
+	.summary = "run a program and report the memory it leaked",
+	.synopsis = "[OPTIONS] [--] PROGRAM [ARGS...]",
+	.about =
 	"Run PROGRAM with leakscope's allocator interposer and report, for it and\n"
 	"every process it forks or execs, the heap blocks still allocated when the\n"
 	"process ended - however it ended (return, exit, _exit, Go's os.Exit, abort,\n"
@@ -41,47 +73,26 @@ static const char usage_text[] =
 	"pointers, marked) or still reachable (counted; --show-reachable lists\n"
 	"them). Where ptrace is not permitted, the process scans itself when it\n"
 	"calls exit() or _exit(); a raw exit_group or a crash then cannot be\n"
-	"scanned and its blocks are reported as not freed, with a note.\n"
-	"\n"
-	"options:\n"
-	"  -o, --output FILE        write the report to FILE (default: stderr; '-':\n"
-	"                           stdout), opened before PROGRAM starts\n"
-	"  -f, --format FMT         text (default), json (docs/json-leaks.md) or\n"
-	"                           folded (stacks for flamegraph.pl, speedscope)\n"
-	"      --no-follow          trace only PROGRAM: not its forks and execs\n"
-	"      --suppressions FILE  leak:PATTERN lines (LeakSanitizer syntax); repeatable\n"
-	"      --no-default-suppressions\n"
-	"                           report runtime allocations kept until exit too\n"
-	"      --show-suppressed    list the suppressed allocations in the text report\n"
-	"      --gen-suppressions   print a leak:PATTERN line for each reported leak\n"
-	"      --show-reachable     list still-reachable blocks too (always counted)\n"
-	"      --why                list still-reachable blocks too, and say for each\n"
-	"                           still reachable and possibly lost group what keeps\n"
-	"                           it: the root (a global, a thread's stack in some\n"
-	"                           function, a register...) and the chain of blocks\n"
-	"      --no-scan            no reachability scan: every block still allocated\n"
-	"                           at the end is reported as 'not freed at exit'\n"
-	"      --frames N           record at most N frames per stack (default 64)\n"
-	"      --exit-code N        exit with N when definitely or indirectly lost (or,\n"
-	"                           unscanned, not freed) blocks remain after\n"
-	"                           suppressions and the program itself succeeded\n"
-	"                           (default 23, as LeakSanitizer; 0: never)\n"
-	"      --no-control         no control socket: 'leakscope check PID' and\n"
-	"                           'leakscope mark PID TEXT' cannot reach this run\n"
-	"  -h, --help               this text\n"
-	"\n"
+	"scanned and its blocks are reported as not freed, with a note.\n",
+	.opts = options,
+	.notes =
 	"environment: LEAKSCOPE_UNWIND=careful unwinds every stack with the careful\n"
 	"unwinder alone, not the faster cache of CFI rules (same stacks; for\n"
 	"comparison).\n"
 	"LEAKSCOPE_DEBUGINFO_PATH=-:.debug:/usr/lib/debug:DIR... where separate debug\n"
 	"files are searched (by build-id under DIR/.build-id, and by debuglink).\n"
+	"LEAKSCOPE_PRELOAD=PATH the interposer to use (default: the one installed\n"
+	"with leakscope).\n"
 	"\n"
 	"exit status: the program's own; 128+N if it was killed by signal N;\n"
-	"23 (or N of --exit-code N) when it succeeded but leaked;\n"
-	"127 program not found; 126 not executable; 125 leakscope failed, the\n"
-	"program cannot be traced (statically linked or setuid), or it succeeded\n"
-	"but the report could not be written (a full disk, a closed pipe: said in\n"
-	"one line, also when the program's own failure is the status).\n";
+	"23 (or N of --exit-code N) when it succeeded but leaked; 2 usage error\n"
+	"(the program is not run); 127 program not found; 126 not executable;\n"
+	"125 leakscope failed, the program cannot be traced (statically linked or\n"
+	"setuid), or it succeeded but the report could not be written (a full\n"
+	"disk, a closed pipe: said in one line, also when the program's own\n"
+	"failure is the status).\n",
+	.in_order = 1,
+};
 
 struct run_opts {
 	const char *output;
@@ -99,8 +110,6 @@ struct run_opts {
 	struct lk_suppressions sup;
 };
 
-enum { OPT_NO_FOLLOW = 256, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_WHY, OPT_GEN_SUP, OPT_SCAN, OPT_NO_SCAN, OPT_FRAMES, OPT_EXIT_CODE, OPT_NO_CONTROL };
-
 /* A --suppressions file: a regular file or a pipe (`<(...)`), read up to
  * its limit (analyze/suppress.h). 0, or -1 after a message. */
 static int load_suppressions(struct lk_suppressions *sup, const char *path)
@@ -117,48 +126,31 @@ static int load_suppressions(struct lk_suppressions *sup, const char *path)
 	return rc ? -1 : 0;
 }
 
+/* The options; the index of PROGRAM, or -(exit status) after a message:
+ * -LK_EXIT_USAGE, or -LK_EXIT_FAILURE when a suppressions file cannot be
+ * read. After --help, 0. */
 static int parse(int argc, char **argv, struct run_opts *o)
 {
-	static const struct option longs[] = {
-		{"output", required_argument, 0, 'o'},
-		{"format", required_argument, 0, 'f'},
-		{"no-follow", no_argument, 0, OPT_NO_FOLLOW},
-		{"suppressions", required_argument, 0, OPT_SUP},
-		{"no-default-suppressions", no_argument, 0, OPT_NO_DEF_SUP},
-		{"show-suppressed", no_argument, 0, OPT_SHOW_SUP},
-		{"show-reachable", no_argument, 0, OPT_SHOW_REACH},
-		{"why", no_argument, 0, OPT_WHY},
-		{"scan", no_argument, 0, OPT_SCAN}, /* the default; kept for old command lines */
-		{"no-scan", no_argument, 0, OPT_NO_SCAN},
-		{"gen-suppressions", no_argument, 0, OPT_GEN_SUP},
-		{"frames", required_argument, 0, OPT_FRAMES},
-		{"exit-code", required_argument, 0, OPT_EXIT_CODE},
-		{"no-control", no_argument, 0, OPT_NO_CONTROL},
-		{"help", no_argument, 0, 'h'},
-		{0, 0, 0, 0},
-	};
+	static const char *const formats[] = {"text", "json", "folded", NULL};
 	const char *files[64];
 	size_t n_files = 0;
 	long v;
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:f:h", longs, NULL)) != -1) {
+	struct lk_cli_parser p;
+	lk_cli_parse_init(&p, &lk_cli_run, argc, argv);
+	while ((c = lk_cli_next(&p)) > 0) {
 		switch (c) {
-		case 'o': o->output = optarg; break;
+		case 'o': o->output = p.value; break;
 		case 'f':
-			if (strcmp(optarg, "json") && strcmp(optarg, "text") && strcmp(optarg, "folded")) {
-				lk_cli_error("unknown format '%s' (text, json or folded)", optarg);
-				return -1;
-			}
-			o->format = optarg[0];
+			if (lk_cli_choice(&p, "format", formats) < 0)
+				return -p.status;
+			o->format = p.value[0];
 			break;
 		case OPT_NO_FOLLOW: o->follow = 0; break;
 		case OPT_SUP:
-			if (n_files == sizeof(files) / sizeof(*files)) {
-				lk_cli_error("run: too many --suppressions files");
-				return -1;
-			}
-			files[n_files++] = optarg;
+			if (n_files == sizeof(files) / sizeof(*files))
+				return -lk_cli_usage_error("run", "too many --suppressions files");
+			files[n_files++] = p.value;
 			break;
 		case OPT_NO_DEF_SUP: o->default_sup = 0; break;
 		case OPT_SHOW_SUP: o->show_suppressed = 1; break;
@@ -168,31 +160,28 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		case OPT_NO_SCAN: o->scan = 0; break;
 		case OPT_GEN_SUP: o->gen_suppressions = 1; break;
 		case OPT_FRAMES:
-			if ((v = lk_cli_number("run", "--frames", optarg, 1, 128)) < 0)
-				return -1;
+			if ((v = lk_cli_number(&p, 1, 128)) < 0)
+				return -p.status;
 			o->frames = (int)v;
 			break;
 		case OPT_EXIT_CODE:
-			if ((v = lk_cli_number("run", "--exit-code", optarg, 0, 255)) < 0)
-				return -1;
+			if ((v = lk_cli_number(&p, 0, 255)) < 0)
+				return -p.status;
 			o->leak_exit = (int)v;
 			break;
 		case OPT_NO_CONTROL: o->control = 0; break;
-		case 'h': fputs(usage_text, stdout); exit(0);
-		default: fputs(usage_text, stderr); return -1;
 		}
 	}
-	if (optind >= argc) {
-		lk_cli_error("run: no program given");
-		fputs(usage_text, stderr);
-		return -1;
-	}
+	if (c == LK_CLI_STOP)
+		return -p.status;
+	if (p.n_args == 0)
+		return -lk_cli_usage_error("run", "no program given");
 	if (o->default_sup && lk_suppressions_add_builtin(&o->sup) != 0)
-		return -1;
+		return -LK_EXIT_FAILURE;
 	for (size_t i = 0; i < n_files; i++)
 		if (load_suppressions(&o->sup, files[i]) != 0)
-			return -1;
-	return optind;
+			return -LK_EXIT_FAILURE;
+	return (int)(p.args - argv);
 }
 
 static void seize(struct lk_session *s, void *ctx)
@@ -348,7 +337,7 @@ int cmd_run(int argc, char **argv)
 			      .leak_exit = LK_EXIT_LEAKS, .control = 1};
 	lk_suppressions_init(&o.sup);
 	int first = parse(argc, argv, &o);
-	int rc = LK_EXIT_FAILURE;
+	int rc = first <= 0 ? -first : LK_EXIT_FAILURE;
 	char *path = NULL;
 	struct lk_collector c;
 	struct lk_exitstop *stops = NULL;
@@ -356,7 +345,7 @@ int cmd_run(int argc, char **argv)
 	FILE *report = NULL;
 	memset(&c, 0, sizeof(c));
 	c.listen_fd = -1;
-	if (first < 0)
+	if (first <= 0)
 		goto out;
 	/* the report's file is opened first: a report that cannot be written
 	 * is said before the program runs, not after */

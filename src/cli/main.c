@@ -14,28 +14,25 @@
 #include "common/hugeheap.h"
 
 struct command {
-	const char *name;
+	const struct lk_cli_cmd *cmd;   /* name, summary, help, options */
 	int (*run)(int argc, char **argv);
-	const char *summary;
 	int analysis;   /* reads a whole trace or eventlog: its heap in huge pages */
 	int failure;    /* its status when it fails (standard output not written) */
 };
 
 static const struct command commands[] = {
-	{"run", cmd_run, "run a program and report the memory it leaked", 0,
-	 LK_EXIT_FAILURE},
-	{"record", cmd_record, "run a program and write a trace of its heap while it runs", 0,
-	 LK_EXIT_FAILURE},
-	{"dump", cmd_dump, "print every record of a trace file", 1, 1},
-	{"eventlog", cmd_eventlog, "report on a GHC eventlog heap profile", 1, 1},
-	{"mark", cmd_mark, "add a marker to a running recording", 0, 1},
-	{"snapshot", cmd_snapshot, "take a named snapshot in a running recording", 0, 1},
-	{"start", cmd_start, "start the recorded window of a running recording", 0, 1},
-	{"stop", cmd_stop, "stop the recorded window of a running recording", 0, 1},
-	{"check", cmd_check, "stop a running program, report what it lost now, resume it", 0, 1},
-	{"report", cmd_report, "report on a trace: peak, leaks of a window, growing sites", 1, 1},
-	{"diff", cmd_diff, "what each allocation site added and removed between two points", 1, 1},
-	{NULL, NULL, NULL, 0, 0},
+	{&lk_cli_run, cmd_run, 0, LK_EXIT_FAILURE},
+	{&lk_cli_record, cmd_record, 0, LK_EXIT_FAILURE},
+	{&lk_cli_dump, cmd_dump, 1, 1},
+	{&lk_cli_eventlog, cmd_eventlog, 1, 1},
+	{&lk_cli_mark, cmd_mark, 0, 1},
+	{&lk_cli_snapshot, cmd_snapshot, 0, 1},
+	{&lk_cli_start, cmd_start, 0, 1},
+	{&lk_cli_stop, cmd_stop, 0, 1},
+	{&lk_cli_check, cmd_check, 0, 1},
+	{&lk_cli_report, cmd_report, 1, 1},
+	{&lk_cli_diff, cmd_diff, 1, 1},
+	{NULL, NULL, 0, 0},
 };
 
 void lk_cli_error(const char *fmt, ...)
@@ -46,18 +43,6 @@ void lk_cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-long lk_cli_number(const char *cmd, const char *opt, const char *s, long lo, long hi)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		lk_cli_error("%s: %s wants a number from %ld to %ld, not '%s'", cmd, opt, lo, hi, s);
-		return -1;
-	}
-	return v;
 }
 
 /* The status of a failure to write standard output. */
@@ -78,12 +63,56 @@ static void check_stdout(void)
 
 static void usage(FILE *out)
 {
-	fputs("usage: leakscope COMMAND [OPTIONS] [ARGS]\n\n"
+	fputs("usage: leakscope COMMAND [OPTIONS] [ARGS]\n"
+	      "       leakscope help [COMMAND]\n"
+	      "       leakscope --version\n\n"
 	      "leakscope finds memory leaks of unmodified Linux programs and shows\n"
 	      "where memory goes over time.\n\ncommands:\n", out);
-	for (const struct command *c = commands; c->name; c++)
-		fprintf(out, "  %-10s %s\n", c->name, c->summary);
-	fputs("\n'leakscope COMMAND --help' tells more about one command.\n", out);
+	for (const struct command *c = commands; c->cmd; c++)
+		fprintf(out, "  %-10s %s\n", c->cmd->name, c->cmd->summary);
+	fputs("  help       show the help of a command ('leakscope help run')\n"
+	      "  version    show leakscope's version (also --version)\n"
+	      "\n"
+	      "'leakscope COMMAND --help' and 'leakscope help COMMAND' tell more about one\n"
+	      "command; 'man leakscope-COMMAND' tells all. Options that several commands\n"
+	      "have mean the same in each: -o/--output FILE, -f/--format FMT, --top N,\n"
+	      "-q/--quiet, -h/--help.\n"
+	      "\n"
+	      "exit status: 2 for a usage error, in every command; the others are the\n"
+	      "command's own (its help says them).\n", out);
+}
+
+static const struct command *find(const char *name)
+{
+	for (const struct command *c = commands; c->cmd; c++)
+		if (!strcmp(name, c->cmd->name))
+			return c;
+	return NULL;
+}
+
+static int version(void)
+{
+	puts("leakscope " LK_VERSION);
+	return 0;
+}
+
+/* leakscope help [COMMAND] */
+static int help(int argc, char **argv)
+{
+	if (argc > 3)
+		return lk_cli_usage_error("help", "one command at a time");
+	if (argc < 3 || !strcmp(argv[2], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[2], "version"))
+		return version();
+	const struct command *c = find(argv[2]);
+	if (!c)
+		return lk_cli_usage_error("help", "'%s' is not a command", argv[2]);
+	write_failure = c->failure;
+	lk_cli_help(c->cmd, stdout);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -91,23 +120,21 @@ int main(int argc, char **argv)
 	atexit(check_stdout);
 	if (argc < 2) {
 		usage(stderr);
-		return 2;
+		return LK_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return 0;
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help"))
+		return help(argc, argv);
+	if (!strcmp(name, "--version") || !strcmp(name, "version"))
+		return argc == 2 ? version()
+				 : lk_cli_usage_error("version", "it takes no arguments");
+	const struct command *c = find(name);
+	if (!c) {
+		lk_cli_error("'%s' is not a command; see 'leakscope --help'", name);
+		return LK_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--version")) {
-		puts("leakscope 0.1");
-		return 0;
-	}
-	for (const struct command *c = commands; c->name; c++)
-		if (!strcmp(argv[1], c->name)) {
-			if (c->analysis)
-				lk_hugeheap_enable();
-			write_failure = c->failure;
-			return c->run(argc - 1, argv + 1);
-		}
-	lk_cli_error("'%s' is not a command; see 'leakscope --help'", argv[1]);
-	return 2;
+	if (c->analysis)
+		lk_hugeheap_enable();
+	write_failure = c->failure;
+	return c->run(argc - 1, argv + 1);
 }

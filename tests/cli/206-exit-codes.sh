@@ -28,8 +28,9 @@ status 0 --no-scan --exit-code 0 -- "$v" global
 status 3 -- "$paths" return                 # its block is definitely lost (104)
 status 3 --exit-code 9 -- "$paths" return
 ( ulimit -c 0; status 139 -- "$paths" segv ) || exit 1
-# bad values are refused before anything runs
-status 125 --exit-code 300 -- "$v" direct
+# bad values are usage errors (2, as in every command), refused before
+# anything runs
+status 2 --exit-code 300 -- "$v" direct
 expect_grep "$T/stderr" "^leakscope: run: --exit-code wants a number from 0 to 255, not '300'$"
-status 125 --exit-code x -- "$v" direct
+status 2 --exit-code x -- "$v" direct
 exit 0

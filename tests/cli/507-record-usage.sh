@@ -10,11 +10,11 @@ expect_grep "$T/h" '^usage: leakscope record '
 expect_grep "$T/h" '^usage: leakscope dump '
 run() { rc=0; "$LEAKSCOPE" "$@" > "$T/stdout" 2> "$T/stderr" || rc=$?; }
 run record
-expect_rc 125; expect_grep "$T/stderr" '^leakscope: record: no program given$'
+expect_rc 2; expect_grep "$T/stderr" '^leakscope: record: no program given$'
 run record --sample-interval 0 -- "$v"
-expect_rc 125; expect_grep "$T/stderr" "^leakscope: record: --sample-interval wants a number from 1 to 3600000, not '0'\$"
+expect_rc 2; expect_grep "$T/stderr" "^leakscope: record: --sample-interval wants a number from 1 to 3600000, not '0'\$"
 run record --frames lots -- "$v"
-expect_rc 125; expect_grep "$T/stderr" "^leakscope: record: --frames wants a number from 1 to 128, not 'lots'\$"
+expect_rc 2; expect_grep "$T/stderr" "^leakscope: record: --frames wants a number from 1 to 128, not 'lots'\$"
 run record -o "$T/n.lstrace" -- "$T/no-such-program"
 expect_rc 127; expect_grep "$T/stderr" "^leakscope: cannot run '$T/no-such-program'"
 run record -o "$T/no-such-dir/x.lstrace" -- "$v"
