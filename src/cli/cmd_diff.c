@@ -20,6 +20,7 @@ static const struct lk_cli_opt options[] = {
 	LK_CLI_OPT_FORMAT("text (default) or json"),
 	LK_CLI_OPT_OUTPUT("write the report to FILE ('-': standard output)"),
 	LK_CLI_OPT_TOP("text: the N largest changes (default 20; 0 = all)"),
+	LK_CLI_OPT_QUIET,
 	LK_CLI_OPT_END,
 };
 

@@ -32,6 +32,7 @@ static const struct lk_cli_opt options[] = {
 	{"messages", OPT_MESSAGES, NULL, "also show traceEvent messages as markers"},
 	{"diff", OPT_DIFF, NULL, "compare two eventlogs, BEFORE and AFTER, band by\n"
 	 "band (text or json)"},
+	LK_CLI_OPT_QUIET,
 	LK_CLI_OPT_END,
 };
 

@@ -42,6 +42,8 @@ static const struct lk_cli_opt options[] = {
 	 "'start', 'stop' and 'check' cannot reach it"},
 	{"no-scan", OPT_NO_SCAN, NULL, "no reachability scan as each process ends: the\n"
 	 "trace's leaks are only 'not freed'"},
+	{"quiet", 'q', NULL, "say nothing on stderr but errors and warnings: no\n"
+	 "trace announced as it starts, no summary at the end"},
 	LK_CLI_OPT_END,
 };
 
@@ -156,7 +158,7 @@ static void start_trace(struct lk_session *s, void *ctx)
 	}
 	struct lk_recorder_info in;
 	lk_recorder_info(rec, lk_recorder_count(rec) - 1, &in);
-	fprintf(stderr, "leakscope: recording pid %d (%s) to %s\n", (int)s->pid, cmd, in.path);
+	lk_cli_note("recording pid %d (%s) to %s", (int)s->pid, cmd, in.path);
 }
 
 /* A trace that stopped (a full disk, say) is said at once; the program
@@ -270,8 +272,8 @@ static int summary(const struct lk_recorder *rec)
 		struct lk_recorder_info in;
 		lk_recorder_info(rec, i, &in);
 		double per = in.events ? (double)in.bytes / (double)in.events : 0;
-		fprintf(stderr, "leakscope: trace %s: pid %d (%s), %llu events in %.3f s, "
-			"%llu bytes (%.2f bytes/event)%s\n", in.path, (int)in.pid, in.comm,
+		lk_cli_note("trace %s: pid %d (%s), %llu events in %.3f s, "
+			"%llu bytes (%.2f bytes/event)%s", in.path, (int)in.pid, in.comm,
 			(unsigned long long)in.events, in.seconds, (unsigned long long)in.bytes, per,
 			in.err ? ", stopped early" : in.running ? ", still running" : "");
 		if (in.region_note)

@@ -43,6 +43,7 @@ static const struct lk_cli_opt options[] = {
 	{"size", OPT_SIZE, "N|MIN-MAX", "only blocks of N bytes in every list; MIN-MAX\n"
 	 "a range"},
 	LK_CLI_OPT_TOP("rows per list (default 10; 0 = all)"),
+	LK_CLI_OPT_QUIET,
 	LK_CLI_OPT_END,
 };
 

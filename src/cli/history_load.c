@@ -43,7 +43,7 @@ int lk_cli_load_history(const char *path, const struct lk_hist_options *opt,
 	struct progress p = {.f = f, .path = path, .shown = -1,
 			     .size = fstat(fileno(f), &st) == 0 ? (double)st.st_size : 0};
 	struct lk_hist_options o = *opt;
-	if (isatty(STDERR_FILENO)) {
+	if (isatty(STDERR_FILENO) && !lk_cli_quiet) {
 		o.progress = show_progress;
 		o.progress_arg = &p;
 	}
