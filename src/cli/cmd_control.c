@@ -29,7 +29,7 @@ static const struct lk_cli_opt no_options[] = {LK_CLI_OPT_END};
 enum { OPT_WHY = LK_CLI_LONG };
 
 static const struct lk_cli_opt check_options[] = {
-	LK_CLI_OPT_FORMAT("text (default) or json (docs/json-leaks.md)"),
+	LK_CLI_OPT_FORMAT("text|json", "text (default) or json (docs/json-leaks.md)"),
 	{"why", OPT_WHY, NULL, "list still reachable and possibly lost groups\n"
 	 "too, each with what keeps it: the root and the\n"
 	 "chain of blocks"},
@@ -82,14 +82,13 @@ const struct lk_cli_cmd lk_cli_check = {
  * (0 after --help). */
 static int parse(const struct lk_cli_cmd *c, int argc, char **argv, int *json, int *why)
 {
-	static const char *const formats[] = {"text", "json", NULL};
 	struct lk_cli_parser p;
 	int o, k;
 	lk_cli_parse_init(&p, c, argc, argv);
 	while ((o = lk_cli_next(&p)) > 0) {
 		if (o == OPT_WHY)
 			*why = 1;
-		if (o == 'f' && (k = lk_cli_choice(&p, "format", formats)) < 0)
+		if (o == 'f' && (k = lk_cli_choice(&p)) < 0)
 			return -p.status;
 		if (o == 'f')
 			*json = k == 1;

@@ -17,7 +17,7 @@
 #include "report/history_report.h"
 
 static const struct lk_cli_opt options[] = {
-	LK_CLI_OPT_FORMAT("text (default) or json"),
+	LK_CLI_OPT_FORMAT("text|json", "text (default) or json"),
 	LK_CLI_OPT_OUTPUT("write the report to FILE ('-': standard output)"),
 	LK_CLI_OPT_TOP("text: the N largest changes (default 20; 0 = all)"),
 	LK_CLI_OPT_QUIET,
@@ -123,7 +123,6 @@ static int run(struct side *a, struct side *b, int json, const char *out_path, i
 
 int cmd_diff(int argc, char **argv)
 {
-	static const char *const formats[] = {"text", "json", NULL};
 	const char *out_path = NULL;
 	int json = 0, top = 20, c, k;
 	long n;
@@ -132,7 +131,7 @@ int cmd_diff(int argc, char **argv)
 	while ((c = lk_cli_next(&p)) > 0) {
 		switch (c) {
 		case 'f':
-			if ((k = lk_cli_choice(&p, "format", formats)) < 0)
+			if ((k = lk_cli_choice(&p)) < 0)
 				return p.status;
 			json = k == 1;
 			break;

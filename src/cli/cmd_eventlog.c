@@ -23,7 +23,7 @@
 enum { OPT_MESSAGES = LK_CLI_LONG, OPT_DIFF };
 
 static const struct lk_cli_opt options[] = {
-	LK_CLI_OPT_FORMAT("html (default, written to FILE.eventlog.html), text,\n"
+	LK_CLI_OPT_FORMAT("html|text|json|hp", "html (default, written to FILE.eventlog.html), text,\n"
 			  "json, or hp (GHC's .hp heap profile for hp2ps,\n"
 			  "written to FILE.eventlog.hp)"),
 	LK_CLI_OPT_OUTPUT("write the report to FILE ('-': standard output)"),
@@ -54,8 +54,7 @@ const struct lk_cli_cmd lk_cli_eventlog = {
 	"1 an input cannot be read or the output cannot be written; 2 usage error.\n",
 };
 
-enum format { FMT_HTML, FMT_TEXT, FMT_JSON, FMT_HP };
-static const char *const format_names[] = {"html", "text", "json", "hp", NULL};
+enum format { FMT_HTML, FMT_TEXT, FMT_JSON, FMT_HP };   /* in the order of -f's choices */
 
 /* Read path into *tl; print what went wrong. 0 or 1 (the exit code). */
 static int load(const char *path, const struct lk_profile_options *opt, struct lk_timeline *tl)
@@ -154,7 +153,7 @@ int cmd_eventlog(int argc, char **argv)
 	while ((c = lk_cli_next(&p)) > 0) {
 		switch (c) {
 		case 'f':
-			if ((k = lk_cli_choice(&p, "format", format_names)) < 0)
+			if ((k = lk_cli_choice(&p)) < 0)
 				return p.status;
 			fmt = (enum format)k;
 			fmt_given = 1;

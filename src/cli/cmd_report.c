@@ -21,14 +21,14 @@
 enum { OPT_COST = LK_CLI_LONG, OPT_FROM, OPT_TO, OPT_SIZE };
 
 static const struct lk_cli_opt options[] = {
-	LK_CLI_OPT_FORMAT("text (default), json, html (a self-contained\n"
+	LK_CLI_OPT_FORMAT("text|json|html|pprof|folded|massif", "text (default), json, html (a self-contained\n"
 			  "page, written to TRACE.html unless -o says\n"
 			  "otherwise), pprof (a profile for 'go tool pprof',\n"
 			  "written to TRACE.pb unless -o says otherwise),\n"
 			  "folded (stacks for flamegraph.pl, inferno,\n"
 			  "speedscope) or massif (for ms_print and\n"
 			  "massif-visualizer)"),
-	{"cost", OPT_COST, "KIND", "folded: the value of each stack: leaked (bytes\n"
+	{"cost", OPT_COST, "leaked|live|peak|allocations|allocated|temporary", "folded: the value of each stack: leaked (bytes\n"
 	 "not freed in the window; default), live (bytes\n"
 	 "live at the end), peak (bytes live at the peak),\n"
 	 "allocations, allocated (bytes), temporary\n"
@@ -65,14 +65,8 @@ const struct lk_cli_cmd lk_cli_report = {
 	"be written; 2 usage error.\n",
 };
 
+/* in the order of the choices of -f and --cost */
 enum format { FMT_TEXT, FMT_JSON, FMT_HTML, FMT_PPROF, FMT_FOLDED, FMT_MASSIF };
-static const char *const format_names[] = {
-	"text", "json", "html", "pprof", "folded", "massif", NULL,
-};
-
-static const char *const cost_names[] = {
-	"leaked", "live", "peak", "allocations", "allocated", "temporary", NULL,
-};
 static const enum lk_hist_key cost_keys[] = {
 	LK_HIST_BY_LEAK, LK_HIST_BY_LIVE, LK_HIST_BY_PEAK,
 	LK_HIST_BY_ALLOCS, LK_HIST_BY_BYTES, LK_HIST_BY_TEMPORARIES,
@@ -113,12 +107,12 @@ int cmd_report(int argc, char **argv)
 	while ((c = lk_cli_next(&p)) > 0) {
 		switch (c) {
 		case 'f':
-			if ((k = lk_cli_choice(&p, "format", format_names)) < 0)
+			if ((k = lk_cli_choice(&p)) < 0)
 				return p.status;
 			fmt = (enum format)k;
 			break;
 		case OPT_COST:
-			if ((k = lk_cli_choice(&p, "cost", cost_names)) < 0)
+			if ((k = lk_cli_choice(&p)) < 0)
 				return p.status;
 			cost = cost_keys[k];
 			cost_given = 1;

@@ -31,7 +31,7 @@ enum { OPT_NO_FOLLOW = LK_CLI_LONG, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_S
 static const struct lk_cli_opt options[] = {
 	LK_CLI_OPT_OUTPUT("write the report to FILE (default: stderr; '-':\n"
 			  "stdout), opened before PROGRAM starts"),
-	LK_CLI_OPT_FORMAT("text (default), json (docs/json-leaks.md) or\n"
+	LK_CLI_OPT_FORMAT("text|json|folded", "text (default), json (docs/json-leaks.md) or\n"
 			  "folded (stacks for flamegraph.pl, speedscope)"),
 	{"no-follow", OPT_NO_FOLLOW, NULL, "trace only PROGRAM: not its forks and execs"},
 	{"suppressions", OPT_SUP, "FILE", "leak:PATTERN lines (LeakSanitizer syntax); repeatable"},
@@ -131,7 +131,6 @@ static int load_suppressions(struct lk_suppressions *sup, const char *path)
  * read. After --help, 0. */
 static int parse(int argc, char **argv, struct run_opts *o)
 {
-	static const char *const formats[] = {"text", "json", "folded", NULL};
 	const char *files[64];
 	size_t n_files = 0;
 	long v;
@@ -142,7 +141,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		switch (c) {
 		case 'o': o->output = p.value; break;
 		case 'f':
-			if (lk_cli_choice(&p, "format", formats) < 0)
+			if (lk_cli_choice(&p) < 0)
 				return -p.status;
 			o->format = p.value[0];
 			break;

@@ -142,18 +142,26 @@ long lk_cli_number(struct lk_cli_parser *p, long lo, long hi)
 	return v;
 }
 
-int lk_cli_choice(struct lk_cli_parser *p, const char *what, const char *const *names)
+int lk_cli_choice(struct lk_cli_parser *p)
 {
-	int n = 0;
-	for (; names[n]; n++)
-		if (strcmp(p->value, names[n]) == 0)
-			return n;
+	const char *c = p->opt->arg, *v = p->value;
+	size_t len = strlen(v);
+	for (int k = 0; *c; k++) {
+		size_t n = strcspn(c, "|");
+		if (n == len && strncmp(c, v, n) == 0)
+			return k;
+		c += n + (c[n] == '|');
+	}
 	char list[256] = "";
-	size_t len = 0;
-	for (int k = 0; k < n && len < sizeof(list); k++)
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
-					k == 0 ? "" : k == n - 1 ? " or " : ", ", names[k]);
-	p->status = lk_cli_usage_error(p->cmd->name, "unknown %s '%s' (%s)", what, p->value, list);
+	size_t at = 0;
+	for (c = p->opt->arg; *c && at < sizeof(list); ) {
+		size_t n = strcspn(c, "|");
+		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%.*s",
+				       c == p->opt->arg ? "" : strchr(c, '|') ? ", " : " or ",
+				       (int)n, c);
+		c += n + (c[n] == '|');
+	}
+	p->status = lk_cli_usage_error(p->cmd->name, "unknown %s '%s' (%s)", p->opt->name, v, list);
 	return -1;
 }
 

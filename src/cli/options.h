@@ -33,7 +33,9 @@
 struct lk_cli_opt {
 	const char *name;   /* the long name, without "--" */
 	int key;
-	const char *arg;    /* the value's name in the help (FILE, N), NULL: a flag */
+	const char *arg;    /* the value's name in the help (FILE, N), or its
+			       choices ("text|json": lowercase words), NULL:
+			       a flag */
 	const char *help;   /* its help, lines separated by '\n'; NULL: an old
 			       name that keeps working, not shown */
 };
@@ -45,7 +47,7 @@ enum {
 
 /* The options several commands share, the same everywhere. */
 #define LK_CLI_OPT_OUTPUT(help) {"output", 'o', "FILE", help}
-#define LK_CLI_OPT_FORMAT(help) {"format", 'f', "FMT", help}
+#define LK_CLI_OPT_FORMAT(choices, help) {"format", 'f', choices, help}
 #define LK_CLI_OPT_TOP(help) {"top", LK_CLI_TOP, "N", help}
 #define LK_CLI_OPT_QUIET \
 	{"quiet", 'q', NULL, "say nothing on stderr but errors and warnings"}
@@ -95,9 +97,9 @@ int lk_cli_next(struct lk_cli_parser *p);
 /* The current option's value as a whole number in [lo, hi], or -1 after
  * saying "--NAME wants a number from LO to HI, not 'V'" (a usage error). */
 long lk_cli_number(struct lk_cli_parser *p, long lo, long hi);
-/* The current option's value as an index in names (NULL-terminated), or
- * -1 after saying "unknown WHAT 'V' (a, b or c)" (a usage error). */
-int lk_cli_choice(struct lk_cli_parser *p, const char *what, const char *const *names);
+/* The current option's value as an index in its choices ("a|b|c"), or -1
+ * after saying "unknown NAME 'V' (a, b or c)" (a usage error). */
+int lk_cli_choice(struct lk_cli_parser *p);
 
 /* Say "leakscope: CMD: MESSAGE" and the pointer to the help on stderr;
  * returns LK_EXIT_USAGE. */
