@@ -62,8 +62,9 @@ CORE_OBJ    = $(CORE_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ     = $(CLI_SRC:%.c=$(B)/obj/%.o)
 PRELOAD_OBJ = $(PRELOAD_SRC:%.c=$(B)/pobj/%.o)
 UNITS       = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
+COMPLETIONS = $(B)/completion/leakscope $(B)/completion/_leakscope
 
-all: $(B)/leakscope $(B)/libleakscope.so $(UNITS)
+all: $(B)/leakscope $(B)/libleakscope.so $(UNITS) $(COMPLETIONS)
 
 # Profile-guided optimisation of the command (not of the interposer): an
 # instrumented build in $(B)/pgo/ runs on inputs that are none of the
@@ -151,6 +152,18 @@ $(B)/unit/%: tests/unit/%.c $(B)/libcore.a
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	@$(CC) $(CORE_CFLAGS) -o $@ $< $(B)/libcore.a $(CORE_LIBS)
+
+# Shell completion, made from the program's own help (the option tables
+# of src/cli/): bash's file is named after the command, zsh's after its
+# function.
+$(B)/completion/leakscope: $(B)/leakscope tools/completion.sh
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@sh tools/completion.sh $(B)/leakscope bash > $@.tmp && mv $@.tmp $@
+$(B)/completion/_leakscope: $(B)/leakscope tools/completion.sh
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@sh tools/completion.sh $(B)/leakscope zsh > $@.tmp && mv $@.tmp $@
 
 # The unwinders' test runs the interposer's own objects against libunwind,
 # the reference (a test dependency only: the interposer does not use it).
