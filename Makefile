@@ -185,6 +185,42 @@ build-fuzz/%: tests/fuzz/%.c $(CORE_SRC)
 	$(MAKE) B=build-fuzz/core CC=clang SAN=0 CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_DEFS)" build-fuzz/core/libcore.a
 	clang $(BASEFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< build-fuzz/core/libcore.a $(CORE_LIBS)
 
+# make install [PREFIX=/usr/local] [DESTDIR=]: the command, the
+# interposer where the command finds it (lib/leakscope/ next to bin/:
+# collector/launch.c), the program API's header, the man pages, the
+# completion scripts and the documentation. make uninstall removes each of
+# those files, and the directories that are leakscope's own.
+PREFIX     ?= /usr/local
+BINDIR      = $(PREFIX)/bin
+PKGLIBDIR   = $(PREFIX)/lib/leakscope
+INCLUDEDIR  = $(PREFIX)/include
+MAN1DIR     = $(PREFIX)/share/man/man1
+DOCDIR      = $(PREFIX)/share/doc/leakscope
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  = $(PREFIX)/share/zsh/vendor-completions
+MAN_PAGES   = $(wildcard man/*.1)
+DOCS        = README.md $(wildcard docs/*.md)
+INSTALLED   = $(BINDIR)/leakscope $(PKGLIBDIR)/libleakscope.so $(INCLUDEDIR)/leakscope.h \
+	      $(MAN_PAGES:man/%=$(MAN1DIR)/%) $(BASHCOMPDIR)/leakscope $(ZSHCOMPDIR)/_leakscope \
+	      $(DOCS:%=$(DOCDIR)/%)
+
+install: $(B)/leakscope $(B)/libleakscope.so $(COMPLETIONS)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(DOCDIR)/docs
+	install -m 755 $(B)/leakscope $(DESTDIR)$(BINDIR)/leakscope
+	install -m 644 $(B)/libleakscope.so $(DESTDIR)$(PKGLIBDIR)/libleakscope.so
+	install -m 644 include/leakscope.h $(DESTDIR)$(INCLUDEDIR)/leakscope.h
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MAN1DIR)
+	install -m 644 $(B)/completion/leakscope $(DESTDIR)$(BASHCOMPDIR)/leakscope
+	install -m 644 $(B)/completion/_leakscope $(DESTDIR)$(ZSHCOMPDIR)/_leakscope
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)
+	install -m 644 $(wildcard docs/*.md) $(DESTDIR)$(DOCDIR)/docs
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null
+
 deps:
 	sh tools/install-deps.sh
 
@@ -198,5 +234,5 @@ check: all
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all deps demo check clean fuzz
+.PHONY: all deps demo check clean fuzz install uninstall
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
