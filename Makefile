@@ -29,7 +29,9 @@ endif
 WARN     = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
 BASEFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Isrc -Iinclude
-CORE_CFLAGS = $(BASEFLAGS) $(CFLAGS) $(SANFLAGS)
+# CPPFLAGS and LDFLAGS are the builder's (dpkg-buildflags' hardening, say):
+# the command's and the readers', never the interposer's.
+CORE_CFLAGS = $(BASEFLAGS) $(CPPFLAGS) $(CFLAGS) $(SANFLAGS)
 CORE_LIBS   = -ldw -lelf -lzstd -liberty -lm -lpthread
 # The command is linked statically, with no dynamic loader to run at each
 # start (0.3 ms of it, a fifth of a report on a small input); not as a
@@ -64,7 +66,10 @@ PRELOAD_OBJ = $(PRELOAD_SRC:%.c=$(B)/pobj/%.o)
 UNITS       = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 COMPLETIONS = $(B)/completion/leakscope $(B)/completion/_leakscope
 
-all: $(B)/leakscope $(B)/libleakscope.so $(UNITS) $(COMPLETIONS)
+# make: the programs and the unit tests (unwind_test links libunwind, a
+# test dependency); make programs: what make install installs, no more.
+all: programs $(UNITS)
+programs: $(B)/leakscope $(B)/libleakscope.so $(COMPLETIONS)
 
 # Profile-guided optimisation of the command (not of the interposer): an
 # instrumented build in $(B)/pgo/ runs on inputs that are none of the
@@ -141,7 +146,7 @@ $(B)/libcore.a: $(CORE_OBJ) $(B)/obj/gen/assets.o
 
 $(B)/leakscope: $(CLI_OBJ) $(B)/libcore.a
 	@echo "  LINK    $@"
-	@$(CC) $(CFLAGS) $(SANFLAGS) $(PGO_LINK) -o $@ $(CLI_OBJ) $(B)/libcore.a $(STATIC_LIBS)
+	@$(CC) $(CFLAGS) $(LDFLAGS) $(SANFLAGS) $(PGO_LINK) -o $@ $(CLI_OBJ) $(B)/libcore.a $(STATIC_LIBS)
 
 $(B)/libleakscope.so: $(PRELOAD_OBJ) src/preload/exports.map
 	@echo "  LINK    $@"
@@ -204,7 +209,7 @@ INSTALLED   = $(BINDIR)/leakscope $(PKGLIBDIR)/libleakscope.so $(INCLUDEDIR)/lea
 	      $(MAN_PAGES:man/%=$(MAN1DIR)/%) $(BASHCOMPDIR)/leakscope $(ZSHCOMPDIR)/_leakscope \
 	      $(DOCS:%=$(DOCDIR)/%)
 
-install: $(B)/leakscope $(B)/libleakscope.so $(COMPLETIONS)
+install: programs
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGLIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
 		$(DESTDIR)$(DOCDIR)/docs
@@ -224,7 +229,7 @@ uninstall:
 deps:
 	sh tools/install-deps.sh
 
-demo: deps all
+demo: deps programs
 	sh examples/demo.sh $(B)
 
 check: all
@@ -234,5 +239,5 @@ check: all
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all deps demo check clean fuzz install uninstall
+.PHONY: all programs deps demo check clean fuzz install uninstall
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
