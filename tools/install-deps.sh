@@ -3,7 +3,8 @@
 # needs: `build` for the tool itself, `test` adds what the test suite runs
 # (Go, GHC with its profiling libraries, jq, clang's libFuzzer, Rust,
 # chromium for the HTML report test, the Haskell ghc-events library for the
-# peer reader, valgrind to compare with and for ms_print), `bench` adds to
+# peer reader, valgrind to compare with and for ms_print, debhelper to
+# build the Debian package, groff and man for the man pages), `bench` adds to
 # `test` what bench/ runs and compares with (heaptrack, LeakSanitizer's
 # runtime, GNU time, sqlite3, git, perl, CPython's own test suite for
 # bench/real-suites.sh). As
@@ -11,7 +12,8 @@
 # carries on.
 set -eu
 what=${1:-build}
-pkgs="gcc make pkg-config libc6-dev libdw-dev libelf-dev libzstd-dev libiberty-dev"
+# the build: what debian/control's Build-Depends lists, and the compiler
+pkgs="gcc make libc6-dev libdw-dev libelf-dev libzstd-dev libiberty-dev"
 # the static archives the command links (Makefile, STATIC_LIBS)
 pkgs="$pkgs zlib1g-dev liblzma-dev libbz2-dev"
 if [ "$what" = test ] || [ "$what" = bench ]; then
@@ -19,6 +21,8 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
 	pkgs="$pkgs libunwind-dev tmux strace gdb git sqlite3 python3 g++ jq golang-go ghc ghc-prof libghc-ghc-events-dev clang libclang-rt-14-dev chromium binutils file valgrind"
 	# what the static command must never load (tests/cli/187-no-debuginfod.sh)
 	pkgs="$pkgs libdebuginfod1"
+	# the Debian package, man pages and completion scripts (tests/cli/61*.sh)
+	pkgs="$pkgs dpkg-dev debhelper groff-base man-db bash zsh"
 	# node and npm may come from elsewhere than Debian: only add them if absent
 	command -v node > /dev/null 2>&1 || pkgs="$pkgs nodejs"
 	command -v npm > /dev/null 2>&1 || pkgs="$pkgs npm"
