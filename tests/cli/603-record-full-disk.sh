@@ -30,7 +30,7 @@ awk '/no space left/ { s = NR } /^leakscope: trace / { e = NR } END { exit !(s &
 rc=0
 "$LEAKSCOPE" dump "$t" > "$T/d" 2> "$T/stderr" || rc=$?
 expect_rc 1
-expect_grep "$T/d" "^# leakscope trace 2\.0 pid=$pid "
+expect_grep "$T/d" "^# leakscope trace 2\.1 pid=$pid "
 expect_grep "$T/stderr" "^leakscope: '$t': truncated at offset [0-9]+ .*no end record"
 rc=0
 "$LEAKSCOPE" report "$t" > "$T/r" 2> "$T/stderr" || rc=$?
