@@ -14,11 +14,15 @@
 
 #include "cli/cli.h"
 #include "cli/history_load.h"
-#include "history/verdicts.h"
+#include "cli/suppressions_load.h"
 #include "common/error.h"
+#include "history/verdicts.h"
 #include "report/history_report.h"
 
-enum { OPT_COST = LK_CLI_LONG, OPT_FROM, OPT_TO, OPT_SIZE };
+enum {
+	OPT_COST = LK_CLI_LONG, OPT_FROM, OPT_TO, OPT_SIZE, OPT_SUP, OPT_NO_DEF_SUP,
+	OPT_SHOW_SUP, OPT_SHOW_REACH,
+};
 
 static const struct lk_cli_opt options[] = {
 	LK_CLI_OPT_FORMAT("text|json|html|pprof|folded|massif", "text (default), json, html (a self-contained\n"
@@ -43,6 +47,12 @@ static const struct lk_cli_opt options[] = {
 	{"size", OPT_SIZE, "N|MIN-MAX", "only blocks of N bytes in every list; MIN-MAX\n"
 	 "a range"},
 	LK_CLI_OPT_TOP("rows per list (default 10; 0 = all)"),
+	{"suppressions", OPT_SUP, "FILE", "leak:PATTERN lines (LeakSanitizer syntax) for the\n"
+	 "leaks at the end; repeatable"},
+	{"no-default-suppressions", OPT_NO_DEF_SUP, NULL,
+	 "do not apply the built-in suppressions\n(docs/suppressions.md)"},
+	{"show-reachable", OPT_SHOW_REACH, NULL, "list the still-reachable blocks at the end too"},
+	{"show-suppressed", OPT_SHOW_SUP, NULL, "list the suppressed leaks at the end"},
 	LK_CLI_OPT_QUIET,
 	LK_CLI_OPT_END,
 };
@@ -53,11 +63,15 @@ const struct lk_cli_cmd lk_cli_report = {
 	.synopsis = "[OPTIONS] TRACE",
 	.about =
 	"Report on a trace written by 'leakscope record': summary (allocations,\n"
-	"peak live bytes and when, RSS peak), what was live at the peak, blocks\n"
-	"allocated in a window and not freed by its end (grouped by allocation\n"
-	"stack, with their first and last allocation times), temporary\n"
-	"allocations, top sites, and sites whose live bytes grow (slope, fit,\n"
-	"bytes per marker interval).\n",
+	"peak live bytes and when, RSS peak); the leaks, as 'leakscope run'\n"
+	"reports them: the blocks allocated in the window and not freed when the\n"
+	"process ended, grouped by allocation stack and by the verdict of the\n"
+	"scan made then (definitely, indirectly, possibly lost, still\n"
+	"reachable; 'not freed', and why, in a trace without verdicts), with the\n"
+	"same suppressions; with --to before the end, the blocks not freed by\n"
+	"then, with their first and last allocation times; what was live at the\n"
+	"peak, temporary allocations, top sites, and sites whose live bytes grow\n"
+	"(slope, fit, bytes per marker interval).\n",
 	.opts = options,
 	.notes =
 	"exit status: 0 (also for a truncated trace, reported with a warning);\n"
@@ -98,10 +112,13 @@ int cmd_report(int argc, char **argv)
 	enum format fmt = FMT_TEXT;
 	const char *out_path = NULL;
 	struct lk_hist_options opt = {.from.kind = LK_POINT_START, .to.kind = LK_POINT_END};
-	int top = 10, cost_given = 0, c, k;
+	int top = 10, cost_given = 0, c, k, builtin = 1;
+	const char *files[LK_CLI_SUPPRESSION_FILES];
+	size_t n_files = 0;
 	long n;
 	enum lk_hist_key cost = LK_HIST_BY_LEAK;
 	struct lk_cli_parser p;
+	int o_show_sup = 0, o_show_reach = 0;
 
 	lk_cli_parse_init(&p, &lk_cli_report, argc, argv);
 	while ((c = lk_cli_next(&p)) > 0) {
@@ -133,6 +150,14 @@ int cmd_report(int argc, char **argv)
 				return lk_cli_usage_error("report", "--size wants N or MIN-MAX bytes, "
 							  "not '%s'", p.value);
 			break;
+		case OPT_SUP:
+			if (n_files == LK_CLI_SUPPRESSION_FILES)
+				return lk_cli_usage_error("report", "too many --suppressions files");
+			files[n_files++] = p.value;
+			break;
+		case OPT_NO_DEF_SUP: builtin = 0; break;
+		case OPT_SHOW_SUP: o_show_sup = 1; break;
+		case OPT_SHOW_REACH: o_show_reach = 1; break;
 		}
 	}
 	if (c == LK_CLI_STOP)
@@ -145,15 +170,20 @@ int cmd_report(int argc, char **argv)
 		return lk_cli_usage_error("report", "--cost goes with --format folded");
 	const char *input = p.args[0];
 
+	struct lk_suppressions sup;
+	lk_suppressions_init(&sup);
+	if (lk_cli_load_suppressions(&sup, builtin, files, n_files))
+		return 1;
 	struct lk_history h;
 	if (lk_cli_load_history(input, &opt, &h))
 		return 1;
-	struct output o = {.fmt = fmt, .cost = cost, .h = &h, .view = {.trace = input, .top = top}};
-	struct lk_suppressions sup;
+	struct output o = {.fmt = fmt, .cost = cost, .h = &h,
+			   .view = {.trace = input, .top = top, .show_suppressed = o_show_sup,
+				    .show_reachable = o_show_reach}};
 	struct lk_leak_report leaks = {0};
-	lk_suppressions_init(&sup);
 	if (lk_history_verdicts_apply(&h)) {
-		if (lk_suppressions_add_builtin(&sup) || lk_history_leaks(&h, &sup, fmt == FMT_HTML, &leaks)) {
+		/* the page lists every group: it shows the reachable ones on demand */
+		if (lk_history_leaks(&h, &sup, o_show_reach || fmt == FMT_HTML, &leaks)) {
 			lk_cli_error("report: out of memory");
 			return 1;
 		}

@@ -18,6 +18,7 @@
 #include "analyze/leaks.h"
 #include "cli/cli.h"
 #include "cli/launcher.h"
+#include "cli/suppressions_load.h"
 #include "collector/collector.h"
 #include "collector/exitstop.h"
 #include "collector/scan.h"
@@ -110,28 +111,12 @@ struct run_opts {
 	struct lk_suppressions sup;
 };
 
-/* A --suppressions file: a regular file or a pipe (`<(...)`), read up to
- * its limit (analyze/suppress.h). 0, or -1 after a message. */
-static int load_suppressions(struct lk_suppressions *sup, const char *path)
-{
-	FILE *f = lk_cli_open_in(path, LK_FILE_PIPE);
-	if (!f)
-		return -1;
-	int rc = lk_suppressions_read(sup, f, path);
-	lk_cli_close_in(f, path);
-	if (rc == LK_EFORMAT || rc == LK_ELIMIT)
-		lk_cli_error("%s", lk_error_detail());
-	else if (rc)
-		lk_cli_error("cannot read '%s': %s", path, lk_cli_errtext(rc));
-	return rc ? -1 : 0;
-}
-
 /* The options; the index of PROGRAM, or -(exit status) after a message:
  * -LK_EXIT_USAGE, or -LK_EXIT_FAILURE when a suppressions file cannot be
  * read. After --help, 0. */
 static int parse(int argc, char **argv, struct run_opts *o)
 {
-	const char *files[64];
+	const char *files[LK_CLI_SUPPRESSION_FILES];
 	size_t n_files = 0;
 	long v;
 	int c;
@@ -175,11 +160,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		return -p.status;
 	if (p.n_args == 0)
 		return -lk_cli_usage_error("run", "no program given");
-	if (o->default_sup && lk_suppressions_add_builtin(&o->sup) != 0)
+	if (lk_cli_load_suppressions(&o->sup, o->default_sup, files, n_files) != 0)
 		return -LK_EXIT_FAILURE;
-	for (size_t i = 0; i < n_files; i++)
-		if (load_suppressions(&o->sup, files[i]) != 0)
-			return -LK_EXIT_FAILURE;
 	return (int)(p.args - argv);
 }
 

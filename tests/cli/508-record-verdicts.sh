@@ -48,6 +48,21 @@ expect_json "$T/cxx.rep.json" '.exit_leaks.summary.suppressed_bytes >= 72704'
 a=$(jq -c '.processes[0].summary' "$T/cxx.run.json")
 b=$(jq -c '.exit_leaks.summary' "$T/cxx.rep.json")
 [ "$a" = "$b" ] || fail "cxx: summaries differ: run $a, report $b"
+# report takes run's suppression options, on the verdicts kept
+printf 'leak:std::__cxx11::basic_string\nleak:shapes::leak_vector\n' > "$T/mine.supp"
+"$LEAKSCOPE" report --format json -o "$T/cxx.sup.json" --suppressions "$T/mine.supp" \
+	--show-suppressed "$T/cxx.lstrace" || fail "report --suppressions failed"
+expect_json "$T/cxx.sup.json" '[.exit_leaks.leaks[].stack[] |
+	select(.function == "shapes::leak_vector(int)")] == []'
+expect_json "$T/cxx.sup.json" '[.exit_leaks.suppressed[] | select(.suppression == "shapes::leak_vector")
+	| .bytes] | sort == [24, 4444]'
+"$LEAKSCOPE" report --format json -o "$T/cxx.nodef.json" --no-default-suppressions \
+	--show-reachable "$T/cxx.lstrace" || fail "report --no-default-suppressions failed"
+expect_json "$T/cxx.nodef.json" '.exit_leaks.summary.suppressed_bytes == 0 and
+	([.exit_leaks.leaks[] | select(.bytes == 72704 and .class == "still-reachable")] | length == 1)'
+"$LEAKSCOPE" report --suppressions "$T/absent.supp" "$T/cxx.lstrace" > /dev/null 2> "$T/absent.err" &&
+	fail "a missing suppressions file was accepted"
+expect_grep "$T/absent.err" "absent.supp"
 # Go with cgo: the Go heap is a graph, goroutine stacks are roots
 cgo=$(victim cgo-leak) || exit
 same_as_run cgo "$cgo"
