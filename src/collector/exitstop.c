@@ -193,7 +193,8 @@ static void gather_others(struct lk_exitstop *x, struct thread *t, struct lk_exi
 			size_t before = snap->n_vector_words;
 			snap->n_threads++;
 			o->held = 1;
-			lk_vector_reg_words(o->tid, &snap->vector_words, &snap->n_vector_words);
+			lk_vector_reg_words(o->tid, &snap->threads[snap->n_threads - 1],
+					    &snap->vector_words, &snap->n_vector_words);
 			if (snap->vector_counts)
 				snap->vector_counts[snap->n_threads] = snap->n_vector_words - before;
 		}
@@ -228,7 +229,7 @@ static int exit_stop(struct lk_exitstop *x, struct thread *t, struct lk_exit_sna
 	snap->n_vector_words = 0;
 	snap->vector_counts = NULL;
 	snap->at_exit = 1;
-	lk_vector_reg_words(t->tid, &snap->vector_words, &snap->n_vector_words);
+	lk_vector_reg_words(t->tid, &regs, &snap->vector_words, &snap->n_vector_words);
 	gather_others(x, t, snap);
 	snap->mem_fd = open(path, O_RDONLY | O_CLOEXEC);
 	snap->maps_fd = -1;

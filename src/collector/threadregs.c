@@ -26,9 +26,12 @@ size_t lk_general_reg_words(const struct user_regs_struct *g, uint64_t *out)
 #define XSAVE_HEADER 512
 #define XSAVE_EXTENDED 576
 
-int lk_vector_reg_words(pid_t tid, uint64_t **words, size_t *n)
+int lk_vector_reg_words(pid_t tid, const struct user_regs_struct *g, uint64_t **words,
+			size_t *n)
 {
 	static _Alignas(64) uint8_t area[XSAVE_MAX];
+	if ((long long)g->orig_rax >= 0)
+		return 0; /* in a system call: caller-saved, dead */
 	struct iovec io = {area, sizeof(area)};
 	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_X86_XSTATE, &io) != 0) {
 		io.iov_len = 512; /* no XSAVE: the legacy area */

@@ -26,7 +26,8 @@ static int scan_stopped(struct lk_session *s, struct lk_stopall *st)
 	for (size_t i = 0; i < st->n; i++) {
 		if (st->t[i].gone)
 			continue;
-		lk_vector_reg_words(st->t[i].tid, &snap.vector_words, &snap.n_vector_words);
+		lk_vector_reg_words(st->t[i].tid, &st->t[i].regs, &snap.vector_words,
+				    &snap.n_vector_words);
 		if (st->t[i].tid == s->pid) {
 			snap.regs = st->t[i].regs;
 			have_main = 1;

@@ -10,13 +10,26 @@ package main
 
 // #include <stdlib.h>
 // #include <string.h>
-// /* Zero the system stack below this frame, where malloc's dead frames
-//    still hold the pointer it returned (a conservative scan rightly takes
-//    a copy there, in a live frame later, for a reference). */
+// /* malloc(n) into *out from 24 KiB below the caller, then zero the
+//    64 KiB below: malloc's frames (and leakscope's) held the pointer, and
+//    the runtime's own frames on this thread's system stack (the scheduler
+//    parks the thread there) would later take a stale copy for a
+//    reference if the calls were made at the top of that stack. */
 // static __attribute__((noinline)) void scrub(void)
 // {
-// 	char pad[32768];
+// 	char pad[65536];
 // 	explicit_bzero(pad, sizeof(pad));
+// }
+// static __attribute__((noinline)) void deep_malloc(void **out, size_t n, int depth)
+// {
+// 	volatile char frame[1024];
+// 	frame[0] = 0;
+// 	if (depth > 0)
+// 		deep_malloc(out, n, depth - 1);
+// 	else
+// 		*out = malloc(n);
+// 	if (depth == 24)
+// 		scrub();
 // }
 import "C"
 
@@ -38,8 +51,8 @@ var done = make(chan bool)
 
 //go:noinline
 func makeDead() {
-	p := C.malloc(3333)
-	C.scrub()
+	var p unsafe.Pointer
+	C.deep_malloc(&p, 3333, 24)
 	for i := 0; i < 64; i++ {
 		sink = &box{p: p, name: "dead"}
 	}
