@@ -172,11 +172,12 @@ int cmd_report(int argc, char **argv)
 
 	struct lk_suppressions sup;
 	lk_suppressions_init(&sup);
-	if (lk_cli_load_suppressions(&sup, builtin, files, n_files))
-		return 1;
 	struct lk_history h;
-	if (lk_cli_load_history(input, &opt, &h))
+	if (lk_cli_load_suppressions(&sup, builtin, files, n_files) ||
+	    lk_cli_load_history(input, &opt, &h)) {
+		lk_suppressions_release(&sup);
 		return 1;
+	}
 	struct output o = {.fmt = fmt, .cost = cost, .h = &h,
 			   .view = {.trace = input, .top = top, .show_suppressed = o_show_sup,
 				    .show_reachable = o_show_reach}};
@@ -185,6 +186,8 @@ int cmd_report(int argc, char **argv)
 		/* the page lists every group: it shows the reachable ones on demand */
 		if (lk_history_leaks(&h, &sup, o_show_reach || fmt == FMT_HTML, &leaks)) {
 			lk_cli_error("report: out of memory");
+			lk_suppressions_release(&sup);
+			lk_history_release(&h);
 			return 1;
 		}
 		o.view.leaks = &leaks;
