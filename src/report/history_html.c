@@ -54,6 +54,12 @@ static char *site_label(const struct lk_hist_site *s)
 	return fmt("%s+0x%" PRIx64, f->module ? f->module : "?", f->offset);
 }
 
+/* A time in ticks as seconds to the nanosecond (what report.js reads). */
+static void seconds(FILE *f, const struct lk_history *h, uint64_t t)
+{
+	lk_json_fixed(f, (double)lk_history_ns(h, t) / 1e9, 9);
+}
+
 static int add_meta(struct lk_timeline *tl, const char *key, char *value)
 {
 	if (!value)
@@ -287,9 +293,9 @@ static int extra(FILE *f, void *arg)
 		char *label = site_label(s);
 		fprintf(f, "%s{\"b\":%" PRIu64 ",\"n\":%" PRIu64 ",\"t0\":", i ? ",\n" : "", s->win_bytes,
 			s->win_count);
-		lk_json_number(f, lk_history_seconds(h, s->win_first));
+		seconds(f, h, s->win_first);
 		fputs(",\"t1\":", f);
-		lk_json_number(f, lk_history_seconds(h, s->win_last));
+		seconds(f, h, s->win_last);
 		fputs(",\"label\":", f);
 		lk_json_string(f, label ? label : "?");
 		fputs(",\"f\":", f);
@@ -304,7 +310,7 @@ static int extra(FILE *f, void *arg)
 	for (size_t i = 0; i < h->n_candidates; i++) {
 		const struct lk_hist_candidate *c = &h->candidates[i];
 		fputs(i ? ",[" : "[", f);
-		lk_json_number(f, lk_history_seconds(h, c->t));
+		seconds(f, h, c->t);
 		lk_json_uint(f, ',', c->size);
 		lk_json_uint(f, ',', rank[c->site]);
 		putc(']', f);

@@ -15,8 +15,8 @@
 #include "history/diff.h"
 #include "history/history.h"
 
-#define LK_TRACE_REPORT_SCHEMA "leakscope-trace-report/1"
-#define LK_TRACE_DIFF_SCHEMA "leakscope-trace-diff/1"
+#define LK_TRACE_REPORT_SCHEMA "leakscope-trace-report/2"
+#define LK_TRACE_DIFF_SCHEMA "leakscope-trace-diff/2"
 
 struct lk_history_view {
 	const char *trace;          /* the path, as given */

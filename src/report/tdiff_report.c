@@ -1,5 +1,5 @@
 /* tdiff_report.c - `leakscope diff` as text and as JSON, schema
- * leakscope-trace-diff/1 (docs/json-trace-report.md). */
+ * leakscope-trace-diff/2 (docs/json-trace-report.md). */
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
@@ -52,13 +52,11 @@ int lk_tdiff_write_json(const struct lk_tdiff *d, FILE *out)
 {
 	fputs("{\"schema\":\"" LK_TRACE_DIFF_SCHEMA "\",\"a\":{\"point\":", out);
 	lk_json_string(out, d->a);
-	fputs(",\"t\":", out);
-	lk_json_number(out, d->t_a);
-	fprintf(out, ",\"live_bytes\":%" PRIu64 "},\"b\":{\"point\":", d->bytes_a);
+	fprintf(out, ",\"t_ns\":%" PRIu64 ",\"live_bytes\":%" PRIu64 "},\"b\":{\"point\":",
+		d->ns_a, d->bytes_a);
 	lk_json_string(out, d->b);
-	fputs(",\"t\":", out);
-	lk_json_number(out, d->t_b);
-	fprintf(out, ",\"live_bytes\":%" PRIu64 "},\"exact\":%s", d->bytes_b, d->exact ? "true" : "false");
+	fprintf(out, ",\"t_ns\":%" PRIu64 ",\"live_bytes\":%" PRIu64 "},\"exact\":%s", d->ns_b,
+		d->bytes_b, d->exact ? "true" : "false");
 	fprintf(out, ",\"added_bytes\":%" PRIu64 ",\"added_objects\":%" PRIu64
 		",\"removed_bytes\":%" PRIu64 ",\"removed_objects\":%" PRIu64 ",\n\"sites\":[",
 		d->added_bytes, d->added_objects, d->removed_bytes, d->removed_objects);
