@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 
 #include "report/json.h"
 #include "report/timeline_report.h"
