@@ -153,8 +153,9 @@ static inline __attribute__((always_inline)) size_t format_small(char *buf, doub
  * bytes, no terminator); its length. Integer arithmetic from the rounded
  * value (to nearest, ties to even as printf), so that no binary noise
  * shows: 0.1 + 0.2 to 4 places is "0.3".
- * No trailing zeros, no "-0"; null when not finite. Beyond what a 64-bit
- * integer holds (|v| * 10^decimals >= 9e18), 15 significant digits. */
+ * No trailing zeros, no "-0"; null when not finite. Where the decimals do
+ * not fit a 64-bit integer (|v| * 10^decimals >= 9e18), v rounded to an
+ * integer; from 9e18 on, 15 significant digits. */
 static inline __attribute__((always_inline)) size_t format_fixed(char *buf, double v,
 								 int decimals)
 {
@@ -168,8 +169,12 @@ static inline __attribute__((always_inline)) size_t format_fixed(char *buf, doub
 	if (decimals < 0 || decimals > 9)
 		decimals = decimals < 0 ? 0 : 9;
 	double scaled = v * (double)pow10_u[decimals];
-	if (fabs(scaled) >= 9e18)
-		return (size_t)snprintf(buf, NUMBER_MAX, "%.15g", v);
+	if (fabs(scaled) >= 9e18) {   /* no room for decimals: an integer */
+		if (fabs(v) >= 9e18)
+			return (size_t)snprintf(buf, NUMBER_MAX, "%.15g", v);
+		decimals = 0;
+		scaled = v;
+	}
 	int64_t k = llrint(scaled);   /* one instruction; ties to even */
 	uint64_t u = k < 0 ? -(uint64_t)k : (uint64_t)k;
 	uint64_t whole = u / pow10_u[decimals], frac = u % pow10_u[decimals];
