@@ -14,6 +14,7 @@
 #include "analyze/leaks.h"
 #include "history/diff.h"
 #include "history/history.h"
+#include "report/text_style.h"
 
 #define LK_TRACE_REPORT_SCHEMA "leakscope-trace-report/2"
 #define LK_TRACE_DIFF_SCHEMA "leakscope-trace-diff/2"
@@ -25,6 +26,7 @@ struct lk_history_view {
 				     * them (history/verdicts.h); NULL when
 				     * the window ends before the trace */
 	int show_suppressed, show_reachable;  /* in text, as for `run` */
+	struct lk_text_style style; /* in text */
 };
 
 int lk_history_write_text(const struct lk_history *h, const struct lk_history_view *v, FILE *out);

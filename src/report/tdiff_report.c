@@ -35,7 +35,7 @@ int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out)
 			plural(r->added_objects), lk_grouped(r->removed_bytes, b2, sizeof(b2)),
 			r->removed_objects, plural(r->removed_objects),
 			lk_grouped(r->bytes_a, b3, sizeof(b3)), lk_grouped(r->bytes_b, b4, sizeof(b4)));
-		lk_text_frames(out, "      ", r->frames, r->n_frames);
+		lk_text_frames(out, "      ", r->frames, r->n_frames, NULL);
 	}
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }
