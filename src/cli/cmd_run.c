@@ -253,12 +253,12 @@ static int ctl_mark(void *ctx, int snapshot, const char *text)
 	return 0;
 }
 
-static int ctl_check(void *ctx, pid_t pid, int json, int why, FILE *out)
+static int ctl_check(void *ctx, const struct lk_control_request *req, FILE *out)
 {
 	struct run_state *r = ctx;
 	struct lk_check k = {.collector = r->c, .sup = &r->o->sup, .replay = replay_status,
 			     .ctx = r};
-	return lk_check_run(&k, pid, json, why, out);
+	return lk_check_run(&k, req, out);
 }
 
 static const struct lk_control_ops run_ops = {
