@@ -112,8 +112,9 @@ static void suppressions_used(FILE *out, const struct lk_leak_report *p,
 	}
 	fputs("  suppressions used:\n", out);
 	lk_text_paint(out, st, LK_PAINT_DIM);
-	fprintf(out, "    %10s %14s  %s\n", "objects", "bytes", "pattern (source)");
+	fprintf(out, "    %10s %14s  %s", "objects", "bytes", "pattern (source)");
 	lk_text_plain(out, st);
+	putc('\n', out);
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "    %10s %14s  %s (%s)\n", lk_grouped(u[i].objects, o, sizeof(o)),
 			lk_grouped(u[i].bytes, b, sizeof(b)), u[i].pattern, u[i].source);

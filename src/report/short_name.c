@@ -70,6 +70,23 @@ static int is_cxx(const char *name)
 	return strstr(name, "::") || (n && name[n - 1] == ')');
 }
 
+/* Where the name of a function whose return type the demangler wrote
+ * first ("void std::vector<…>::_M_realloc_insert<…>(…)") starts: past
+ * the last space outside brackets before its parameters, unless that
+ * space is an operator's ("operator new(unsigned long)"). */
+static size_t past_return_type(const char *s)
+{
+	size_t start = 0;
+	int depth = 0;
+	for (size_t i = 0; s[i] && !(s[i] == '(' && depth == 0); i++) {
+		depth += s[i] == '<' || s[i] == '(';
+		depth -= s[i] == '>' || s[i] == ')';
+		if (s[i] == ' ' && depth == 0 && !(i >= 8 && !strncmp(s + i - 8, "operator", 8)))
+			start = i + 1;
+	}
+	return start;
+}
+
 size_t lk_short_name(const char *name, char *buf, size_t size)
 {
 	struct sink k = {buf, size, 0};
@@ -97,7 +114,9 @@ size_t lk_short_name(const char *name, char *buf, size_t size)
 		emit(&k, name, strlen(name));
 	if (size)
 		buf[k.len] = 0;
-	return k.len;
+	size_t skip = cxx && size ? past_return_type(buf) : 0;
+	memmove(buf, buf + skip, k.len - skip + 1);
+	return k.len - skip;
 }
 
 size_t lk_text_columns(const char *s, size_t n)

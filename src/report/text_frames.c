@@ -1,6 +1,7 @@
 /* text_frames.c - numbers and stacks as the text reports print them. */
 #include <string.h>
 
+#include "analyze/alloc_frames.h"
 #include "analyze/suppress.h"
 #include "report/short_name.h"
 #include "report/text_frames.h"
@@ -94,10 +95,11 @@ static void put_padded(FILE *out, const char *s, size_t n, int w,
 {
 	static const char spaces[] = "                                                                        ";
 	size_t cols = lk_text_columns(s, n);
-	if (n && st)
+	int painted = n && st && paint != LK_PAINT_PLAIN;
+	if (painted)
 		lk_text_paint(out, st, paint);
 	fwrite(s, 1, n, out);
-	if (n && st)
+	if (painted)
 		lk_text_plain(out, st);
 	for (size_t pad = cols < (size_t)w ? (size_t)w - cols : 0; pad; ) {
 		size_t k = pad < sizeof(spaces) - 1 ? pad : sizeof(spaces) - 1;
@@ -144,15 +146,16 @@ void lk_text_frames(FILE *out, const char *indent, const struct lk_frame_text *f
 		wn = a > wn ? a : wn;
 		ww = b > ww ? b : ww;
 	}
-	size_t indent_len = strlen(indent);
+	size_t indent_len = strlen(indent), caller = lk_alloc_caller(f, n);
 	for (size_t i = 0; i < n; i++) {
 		const char *module = f[i].module ? f[i].module : "?";
-		int own = !lk_suppress_system_module(f[i].module);
+		enum lk_text_paint paint = i == caller ? LK_PAINT_FUNC
+			: lk_suppress_system_module(f[i].module) ? LK_PAINT_DIM : LK_PAINT_PLAIN;
 		fwrite(indent, 1, indent_len, out);
 		putc('#', out);
-		put_padded(out, index, put_number(index, 0, i, 10), 2, NULL, 0);
+		put_padded(out, index, put_number(index, 0, i, 10), 2, NULL, LK_PAINT_PLAIN);
 		putc(' ', out);
-		put_padded(out, name, frame_name(&f[i], name), wn, own ? st : NULL, LK_PAINT_FUNC);
+		put_padded(out, name, frame_name(&f[i], name), wn, st, paint);
 		putc(' ', out);
 		put_padded(out, where, frame_where(&f[i], where), ww, st, LK_PAINT_PLACE);
 		lk_text_paint(out, st, LK_PAINT_DIM);

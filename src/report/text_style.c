@@ -4,12 +4,12 @@
 void lk_text_paint(FILE *out, const struct lk_text_style *st, enum lk_text_paint what)
 {
 	static const char *const sgr[] = {
-		[LK_PAINT_LOST] = "\033[1;31m", [LK_PAINT_CLEAN] = "\033[1;32m",
+		[LK_PAINT_PLAIN] = "", [LK_PAINT_LOST] = "\033[1;31m", [LK_PAINT_CLEAN] = "\033[1;32m",
 		[LK_PAINT_HEAD] = "\033[1m", [LK_PAINT_FUNC] = "\033[1m",
 		[LK_PAINT_PLACE] = "\033[36m", [LK_PAINT_DIM] = "\033[2m",
 		[LK_PAINT_NOTE] = "\033[33m",
 	};
-	if (st && st->color)
+	if (st && st->color && what != LK_PAINT_PLAIN)
 		fputs(sgr[what], out);
 }
 

@@ -16,10 +16,11 @@ struct lk_text_style {
 
 /* What a colour marks. */
 enum lk_text_paint {
+	LK_PAINT_PLAIN,    /* nothing */
 	LK_PAINT_LOST,     /* a summary that says bytes were lost */
 	LK_PAINT_CLEAN,    /* a summary without leaks */
 	LK_PAINT_HEAD,     /* the head of a group: bytes, objects, class */
-	LK_PAINT_FUNC,     /* a function of the program */
+	LK_PAINT_FUNC,     /* the function where the program allocated */
 	LK_PAINT_PLACE,    /* file:line */
 	LK_PAINT_DIM,      /* a module, a hint, what was left out */
 	LK_PAINT_NOTE,     /* a note or a warning */
