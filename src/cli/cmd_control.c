@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "common/error.h"
@@ -132,7 +133,7 @@ static void check_request(const struct check_opts *k, pid_t pid, char *req, size
 {
 	int n = snprintf(req, size, "check%s%s%s%s top=%ld", k->json ? " json" : "",
 			 k->why ? " why" : "", k->full ? " full" : "",
-			 !k->json && lk_cli_color(k->color, stdout) ? " color" : "", k->top);
+			 !k->json && lk_cli_color(k->color, STDOUT_FILENO) ? " color" : "", k->top);
 	if (pid && n > 0 && (size_t)n < size)
 		snprintf(req + n, size - (size_t)n, " %d", (int)pid);
 }

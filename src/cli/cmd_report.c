@@ -107,7 +107,7 @@ static int write_report(FILE *out, void *arg)
 	case FMT_MASSIF: return lk_history_write_massif(o->h, out);
 	case FMT_TEXT: break;
 	}
-	o->view.style.color = lk_cli_color(o->color, out);
+	o->view.style.color = lk_cli_color(o->color, lk_cli_out_fd());
 	return lk_history_write_text(o->h, &o->view, out);
 }
 

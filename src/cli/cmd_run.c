@@ -293,7 +293,7 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, FILE 
 		.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
 		.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0,
 	};
-	r.text.style.color = lk_cli_color(o->color, out);
+	r.text.style.color = lk_cli_color(o->color, lk_cli_out_fd());
 	r.reports = calloc(c->n_ended + 1, sizeof(*r.reports));
 	r.unreported = calloc(c->n_running + c->n_ended + c->n_born + 1, sizeof(*r.unreported));
 	for (size_t i = 0; r.unreported && i < c->n_running; i++)

@@ -166,12 +166,12 @@ int lk_cli_choice(struct lk_cli_parser *p)
 	return -1;
 }
 
-int lk_cli_color(int choice, FILE *out)
+int lk_cli_color(int choice, int fd)
 {
 	const char *term = getenv("TERM"), *no = getenv("NO_COLOR");
 	if (choice != LK_CLI_COLOR_AUTO)
 		return choice == LK_CLI_COLOR_ALWAYS;
-	return isatty(fileno(out)) && term && *term && strcmp(term, "dumb") && !(no && *no);
+	return isatty(fd) && term && *term && strcmp(term, "dumb") && !(no && *no);
 }
 
 int lk_cli_usage_error(const char *cmd, const char *fmt, ...)

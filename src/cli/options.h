@@ -113,10 +113,10 @@ int lk_cli_choice(struct lk_cli_parser *p);
 
 /* --color: the index of its choice (auto, always, never). */
 enum { LK_CLI_COLOR_AUTO, LK_CLI_COLOR_ALWAYS, LK_CLI_COLOR_NEVER };
-/* Whether a text report on out gets colours for --color's choice: auto
- * when out is a terminal, TERM is set and not "dumb", and NO_COLOR is
- * unset or empty. */
-int lk_cli_color(int choice, FILE *out);
+/* Whether a text report written to fd gets colours for --color's
+ * choice: auto when fd is a terminal, TERM is set and not "dumb", and
+ * NO_COLOR is unset or empty. */
+int lk_cli_color(int choice, int fd);
 
 /* Say "leakscope: CMD: MESSAGE" and the pointer to the help on stderr;
  * returns LK_EXIT_USAGE. */
