@@ -37,6 +37,8 @@ static int section(FILE *out, const struct lk_history *h, const struct lk_histor
 		row(out, h, s);
 		lk_text_frames(out, "      ", s->frames, s->n_frames, &v->style);
 	}
+	if (!rc && top > 0 && n > (size_t)top)
+		lk_text_more_sites(out, "  ", n - (size_t)top, &v->style);
 	free(idx);
 	return rc;
 }
