@@ -52,6 +52,10 @@ struct lk_run_result {
 };
 
 void lk_leak_write_text(const struct lk_run_result *r, FILE *out);
+/* --gen-suppressions (gen_supp.c): the leak:PATTERN lines that suppress
+ * every group r reports lost, each pattern once, in the order of the
+ * groups; nothing when there is none. */
+void lk_leak_write_suppressions(const struct lk_run_result *r, FILE *out);
 /* One process's report, in text (o->gen_suppressions is left to
  * lk_leak_write_text, which says each pattern once for every process)
  * and as a JSON object (an element of the "processes" of

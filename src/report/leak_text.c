@@ -6,7 +6,6 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "analyze/alloc_frames.h"
 #include "analyze/supp_used.h"
 #include "report/leak_report.h"
 #include "report/text_frames.h"
@@ -44,58 +43,6 @@ static void leak_block(FILE *out, const struct lk_leak *l, const char *suppressi
 	lk_text_frames(out, "    ", l->frames, l->n_frames, st);
 	if (l->why)
 		why_path(out, l->why);
-}
-
-/* The suppression for l, in buf: "leak:^F$" for the first frame that is
- * not an allocation wrapper (analyze/alloc_frames.h), else for frame 0,
- * or "leak:MODULE" without a function; "" when there is nothing to name. */
-static const char *suppression_line(const struct lk_leak *l, char *buf, size_t size)
-{
-	size_t i = lk_alloc_caller(l->frames, l->n_frames);
-	const struct lk_frame_text *f = i < l->n_frames ? &l->frames[i]
-				      : l->n_frames ? &l->frames[0] : NULL;
-	buf[0] = 0;
-	if (f && f->function)
-		snprintf(buf, size, "leak:^%s$", f->function);
-	else if (f && f->module)
-		snprintf(buf, size, "leak:%s", f->module);
-	return buf;
-}
-
-/* 1 if line is the suppression of a group listed before l (in any
- * process of r up to p, then in p before l): it was said already. */
-static int said_before(const struct lk_run_result *r, size_t p, size_t l, const char *line)
-{
-	char other[1024];
-	for (size_t i = 0; i <= p; i++) {
-		const struct lk_leak_report *q = &r->reports[i];
-		for (size_t k = 0; k < (i == p ? l : q->n_leaks); k++)
-			if (q->leaks[k].cls != LK_CLASS_REACHABLE &&
-			    !strcmp(suppression_line(&q->leaks[k], other, sizeof(other)), line))
-				return 1;
-	}
-	return 0;
-}
-
-/* --gen-suppressions: a line for each pattern the reported groups need,
- * each said once. */
-static void suppression_lines(FILE *out, const struct lk_run_result *r)
-{
-	char line[1024];
-	int head = 0;
-	for (size_t p = 0; p < r->n_reports; p++) {
-		const struct lk_leak_report *q = &r->reports[p];
-		for (size_t l = 0; l < q->n_leaks; l++) {
-			if (q->leaks[l].cls == LK_CLASS_REACHABLE ||
-			    !*suppression_line(&q->leaks[l], line, sizeof(line)) ||
-			    said_before(r, p, l, line))
-				continue;
-			if (!head++)
-				fputs("leakscope: suppressions for these leaks (put them in a file for "
-				      "--suppressions):\n", out);
-			fprintf(out, "%s\n", line);
-		}
-	}
 }
 
 /* "  suppressions used:" and a row per pattern: objects, bytes, pattern,
@@ -245,5 +192,5 @@ void lk_leak_write_text(const struct lk_run_result *r, FILE *out)
 		fputs(": not reported\n", out);
 	}
 	if (r->text.gen_suppressions)
-		suppression_lines(out, r);
+		lk_leak_write_suppressions(r, out);
 }

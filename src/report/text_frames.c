@@ -124,8 +124,9 @@ static int startup_frame(const char *function)
 	return 0;
 }
 
-size_t lk_text_frames_shown(const struct lk_frame_text *f, size_t n,
-			    const struct lk_text_style *st)
+/* How many of the n frames to show: without the start-up frames at the
+ * bottom, unless st says full stacks. */
+static size_t frames_shown(const struct lk_frame_text *f, size_t n, const struct lk_text_style *st)
 {
 	while (!(st && st->full_stacks) && n > 1 && startup_frame(f[n - 1].function))
 		n--;
@@ -139,7 +140,7 @@ void lk_text_frames(FILE *out, const char *indent, const struct lk_frame_text *f
 {
 	char name[TEXT_BUF], where[TEXT_BUF], index[24];
 	int wn = NAME_MIN, ww = WHERE_MIN;
-	n = lk_text_frames_shown(f, n, st);
+	n = frames_shown(f, n, st);
 	for (size_t i = 0; i < n; i++) {
 		int a = width(name, frame_name(&f[i], name), NAME_MIN);
 		int b = width(where, frame_where(&f[i], where), WHERE_MIN);

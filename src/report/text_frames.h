@@ -22,9 +22,6 @@ const char *lk_grouped(uint64_t v, char *buf, size_t size);
  * no colour, no start-up frames). */
 void lk_text_frames(FILE *out, const char *indent, const struct lk_frame_text *f, size_t n,
 		    const struct lk_text_style *st);
-/* How many of the n frames lk_text_frames() shows. */
-size_t lk_text_frames_shown(const struct lk_frame_text *f, size_t n,
-			    const struct lk_text_style *st);
 
 /* "INDENT... and N more allocation sites (--top 0 lists them all)": what
  * a list cut at --top left out (nothing when more is 0). */
