@@ -8,17 +8,20 @@
 
 #include "analyze/supp_used.h"
 #include "report/leak_report.h"
+#include "report/short_name.h"
 #include "report/text_frames.h"
 
 /* --why: the root, then each block of the chain down to this group's. */
 static void why_path(FILE *out, const struct lk_why_path *w)
 {
-	char b[32];
+	char b[32], name[512];
 	fprintf(out, "  kept by %s%s\n", w->root, w->n_steps > 1 ? ", through:" : "");
 	for (size_t i = 0; i + 1 < w->n_steps; i++) {
 		const struct lk_frame_text *f = &w->steps[i].site;
+		if (f->function)
+			lk_short_name(f->function, name, sizeof(name));
 		fprintf(out, "    a block of %s bytes from %s", lk_grouped(w->steps[i].bytes, b,
-			sizeof(b)), f->function ? f->function : f->module ? f->module : "?");
+			sizeof(b)), f->function ? name : f->module ? f->module : "?");
 		if (f->file)
 			fprintf(out, " (%s:%d)", f->file, f->line);
 		fputc('\n', out);
