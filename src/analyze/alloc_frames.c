@@ -14,7 +14,8 @@ static const char *const wrappers[] = {
 	"^x*malloc$", "^x*calloc$", "^x*realloc$", "^x*alloc$", "^xstrdup$", "^xstrndup$",
 	"^xmemdup*", "^g_malloc*", "^g_try_malloc*", "^g_realloc*", "^g_strdup*",
 	"^std::*", "^__gnu_cxx::*",                  /* C++ allocators, containers */
-	"^__rust_alloc*", "^__rdl_alloc*", "^alloc::*",  /* Rust's global allocator */
+	"^__rust_alloc*", "^__rdl_alloc*", "^alloc::*",  /* Rust's global allocator, */
+	"^<alloc::*", "^<*as alloc::*", "^core::*", "^<core::*",  /* its collections */
 	"^_cgo_*_Cfunc__Cmalloc$", "^runtime.asmcgocall*", "^runtime.cgocall$",
 	"*._cgo_cmalloc$", "*._Cfunc__CMalloc$",     /* cgo's C.malloc */
 	"*Foreign.Marshal.Alloc.*", "^stgMallocBytes$", "^stgCallocBytes$",

@@ -3,7 +3,8 @@
  * behalf of their caller: the C and C++ runtimes (malloc, operator new,
  * strdup ... in libc or libstdc++), the C++ standard library's
  * allocators and containers, the program's own wrappers (xmalloc and
- * the like), cgo's C.malloc trampolines and GHC's mallocBytes. The first
+ * the like), Rust's allocator and collections (alloc::, core::), cgo's
+ * C.malloc trampolines and GHC's mallocBytes. The first
  * frame that is none of these is where the program allocated: what a
  * generated suppression names.
  */

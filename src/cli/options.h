@@ -58,7 +58,8 @@ enum {
 	 "NO_COLOR is unset or empty; always; never"}
 #define LK_CLI_OPT_FULL_STACKS \
 	{"full-stacks", LK_CLI_FULL_STACKS, NULL, "show the start-up frames below main (and a\n" \
-	 "thread's start, Go's runtime.main) in text"}
+	 "thread's start, Go's runtime.main, Rust's\n" \
+	 "std::rt) in text"}
 #define LK_CLI_OPT_QUIET \
 	{"quiet", 'q', NULL, "say nothing on stderr but errors and warnings"}
 #define LK_CLI_OPT_END {NULL, 0, NULL, NULL}

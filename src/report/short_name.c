@@ -64,6 +64,13 @@ static int plain_group(const char *s, size_t i, size_t end)
 	       !memchr(s + i + 1, '(', end - i - 2);
 }
 
+/* Rust's "<T as Trait>::f" and "<T>::f": the brackets that start a name
+ * hold the type the function belongs to, shortened inside. */
+static int qualified_path(const char *s, size_t i)
+{
+	return s[i] == '<' && (i == 0 || s[i - 1] == ' ');
+}
+
 static int is_cxx(const char *name)
 {
 	size_t n = strlen(name);
@@ -98,7 +105,7 @@ size_t lk_short_name(const char *name, char *buf, size_t size)
 		else if ((n = operator_len(name, i)))
 			;
 		else if ((name[i] == '<' || name[i] == '(') && (end = closing(name, i)) > i + 2 &&
-			 !plain_group(name, i, end))
+			 !plain_group(name, i, end) && !qualified_path(name, i))
 			n = 0;
 		else
 			n = 1;

@@ -2,8 +2,8 @@
  * short_name.h - a function's name as a person reads it in a text report:
  * C++ and Rust template arguments and parameter lists shortened to "<…>"
  * and "(…)" when they are long or nested ("(unsigned long)" and "<int>"
- * stay; a return type the demangler wrote first is left out; the JSON
- * keeps the whole name), and any name cut in its
+ * stay; a return type the demangler wrote first is left out; Rust's
+ * "<T as Trait>::f" keeps T and Trait; the JSON keeps the whole name), and any name cut in its
  * middle to fit a column. Widths count characters, not bytes ("…" is
  * three bytes of UTF-8).
  */

@@ -108,9 +108,26 @@ static void put_padded(FILE *out, const char *s, size_t n, int w,
 	}
 }
 
-/* The frames a program starts with, below its main function or a
- * thread's start routine: C's start-up, thread creation, Go's runtime. */
-static int startup_frame(const char *function)
+static int named(const char *function, const char *const *names)
+{
+	for (const char *const *n = names; function && *n; n++)
+		if (!strcmp(function, *n))
+			return 1;
+	return 0;
+}
+
+/* Rust's runtime between C's main and the program's main. */
+static const char *const rust_start[] = {
+	"std::rt::lang_start", "std::rt::lang_start_internal", "std::rt::lang_start::{{closure}}",
+	"std::sys::backtrace::__rust_begin_short_backtrace",
+	"std::sys_common::backtrace::__rust_begin_short_backtrace",
+	"core::ops::function::FnOnce::call_once", NULL,
+};
+
+/* The frame at the bottom of f[0 .. n) is one a program starts with,
+ * below its main function or a thread's start routine: C's start-up,
+ * thread creation, Go's runtime, Rust's (and C's main under it). */
+static int startup_frame(const struct lk_frame_text *f, size_t n)
 {
 	static const char *const names[] = {
 		"_start", "__libc_start_main", "__libc_start_main_impl", "__libc_start_call_main",
@@ -118,17 +135,17 @@ static int startup_frame(const char *function)
 		"runtime.main", "runtime.goexit", "runtime.goexit.abi0", "runtime.mstart",
 		"runtime.mstart0", "runtime.mstart1", NULL,
 	};
-	for (const char *const *n = names; function && *n; n++)
-		if (!strcmp(function, *n))
-			return 1;
-	return 0;
+	const char *fn = f[n - 1].function;
+	if (named(fn, names) || named(fn, rust_start))
+		return 1;
+	return fn && !strcmp(fn, "main") && n >= 2 && named(f[n - 2].function, rust_start);
 }
 
 /* How many of the n frames to show: without the start-up frames at the
  * bottom, unless st says full stacks. */
 static size_t frames_shown(const struct lk_frame_text *f, size_t n, const struct lk_text_style *st)
 {
-	while (!(st && st->full_stacks) && n > 1 && startup_frame(f[n - 1].function))
+	while (!(st && st->full_stacks) && n > 1 && startup_frame(f, n))
 		n--;
 	return n;
 }

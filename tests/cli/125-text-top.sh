@@ -1,7 +1,7 @@
 # 125: the text report lists the --top largest allocation sites of each
 # process (default 10) and says how many more there are; the summary and
 # the JSON report count and list every site. Frames below main (libc's
-# start-up, a thread's start, Go's runtime.main) are left out of the
+# start-up, a thread's start, Go's runtime.main, Rust's std::rt) are left out of the
 # text unless --full-stacks; the JSON keeps them.
 . "$(dirname "$0")/../lib.sh"
 v=$(victim wrappers) || exit
@@ -54,4 +54,13 @@ expect_grep "$T/go.txt" '#4  main\.main '
 grep -q 'runtime\.main' "$T/go.txt" && fail "the text shows runtime.main"
 "$LEAKSCOPE" run --full-stacks -- "$g" > /dev/null 2> "$T/go-full.txt"
 expect_grep "$T/go-full.txt" '#5  runtime\.main '
+
+# Rust: its runtime (std::rt::lang_start ...) and C's main below rs_leak::main
+r=$(victim rs-leak) || exit
+"$LEAKSCOPE" run -- "$r" > /dev/null 2> "$T/rs.txt"
+expect_grep "$T/rs.txt" '#6  rs_leak::main '
+grep -Eq 'lang_start|#[0-9]+ +main ' "$T/rs.txt" && fail "the text shows Rust's start-up"
+"$LEAKSCOPE" run --full-stacks -- "$r" > /dev/null 2> "$T/rs-full.txt"
+expect_grep "$T/rs-full.txt" '#[0-9]+ +std::rt::lang_start '
+expect_grep "$T/rs-full.txt" '#[0-9]+ +main '
 exit 0

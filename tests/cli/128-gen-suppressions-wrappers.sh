@@ -1,6 +1,7 @@
 # 128: --gen-suppressions names, for each reported leak, the first frame
 # that is not an allocation wrapper - the program's own xmalloc and
-# xstrdup, operator new and the C++ library's allocators, cgo's C.malloc -
+# xstrdup, operator new and the C++ library's allocators, Rust's
+# alloc::, cgo's C.malloc -
 # and says each pattern once, after every process's report. Given back,
 # the lines suppress every leak, and the report lists which suppression
 # took how much (text: "suppressions used", JSON: suppressions_used).
@@ -50,6 +51,12 @@ cmp -s "$T/cxx.supp" "$T/cxx.want" || { diff "$T/cxx.want" "$T/cxx.supp"; fail "
 rc=0
 "$LEAKSCOPE" run --suppressions "$T/cxx.supp" -- "$c" > /dev/null 2>&1 || rc=$?
 expect_rc 0
+
+# Rust: past alloc::raw_vec and alloc::vec
+r=$(victim rs-leak) || exit
+"$LEAKSCOPE" run --gen-suppressions -- "$r" > /dev/null 2> "$T/rs.txt"
+printf 'leak:^rs_leak::make_table$\nleak:^rs_leak::Pool<T>::grow$\n' > "$T/rs.want"
+grep '^leak:' "$T/rs.txt" | cmp -s - "$T/rs.want" || { cat "$T/rs.txt"; fail "Rust: not the suppressions wanted"; }
 
 # cgo: past C.malloc's trampolines, to the Go function that called it
 g=$(victim cgo-printed) || exit

@@ -42,6 +42,12 @@ static void short_names(void)
 	ok(shortens("base:Foreign.Marshal.Alloc.mallocBytes1", "base:Foreign.Marshal.Alloc.mallocBytes1"),
 	   "GHC");
 	ok(shortens("std::vector<int", "std::vector<int"), "an unclosed bracket stays");
+	ok(shortens("<alloc::raw_vec::RawVecInner>::finish_grow", "<alloc::raw_vec::RawVecInner>::finish_grow"),
+	   "Rust's <T>::f");
+	ok(shortens("<T as alloc::vec::spec_from_elem::SpecFromElem>::from_elem",
+		    "<T as alloc::vec::spec_from_elem::SpecFromElem>::from_elem"), "Rust's <T as Trait>::f");
+	ok(shortens("<std::vector<int, std::allocator<int> > as Foo>::f",
+		    "<std::vector<…> as Foo>::f"), "... shortened inside");
 }
 
 static void cut_middle(void)
@@ -73,6 +79,10 @@ static void wrappers(void)
 	ok(wrapper("_cgo_d1f148629035_Cfunc__Cmalloc", "prog") && wrapper("main._cgo_cmalloc", "prog") &&
 	   wrapper("runtime.asmcgocall.abi0", "prog"), "cgo's C.malloc");
 	ok(wrapper("base:Foreign.Marshal.Alloc.mallocBytes1", "prog"), "GHC's mallocBytes");
+	ok(wrapper("<alloc::raw_vec::RawVecInner>::finish_grow", "prog") &&
+	   wrapper("alloc::vec::from_elem", "prog") &&
+	   wrapper("<T as alloc::vec::spec_from_elem::SpecFromElem>::from_elem", "prog"),
+	   "Rust's allocator and collections");
 	ok(wrapper("anything", "libc.so.6"), "the C library");
 	ok(!wrapper("make_table", "prog") && !wrapper("main.leak", "prog") &&
 	   !wrapper("shapes::Widget::make(int)", "prog") && !wrapper("_cgo_2e9f1ad12de8_Cfunc_hello", "prog"),
