@@ -44,7 +44,8 @@ int lk_history_write_massif(const struct lk_history *h, FILE *out);
  * by the HTML writer). */
 int lk_history_flame_json(FILE *f, const struct lk_history *h);
 
-int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out);
+int lk_tdiff_write_text(const struct lk_tdiff *d, int top, const struct lk_text_style *st,
+			FILE *out);
 int lk_tdiff_write_json(const struct lk_tdiff *d, FILE *out);
 
 #endif

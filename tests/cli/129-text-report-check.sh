@@ -1,4 +1,4 @@
-# 129: `report` and `check` write their text as `run` does: the leaks at
+# 129: `report`, `diff` and `check` write their text as `run` does: the leaks at
 # the end cut at --top (default 10) with the count of the others, every
 # list of sites ending with that count too, start-up frames left out
 # unless --full-stacks, colours with --color=always; the JSON lists every
@@ -30,6 +30,16 @@ grep -q "$esc" "$T/r.txt" && fail "report paints into a file by default"
 expect_json "$T/r.json" '.exit_leaks.leaks | length == 16'
 expect_json "$T/r.json" '.exit_leaks.suppressions_used | any(.[]; .pattern == "^_IO_file_doallocate$"
 	and .source == "builtin" and .matches == 1 and .bytes == 4096)'
+
+# diff: its changes cut at --top with the same line, start-up frames too
+"$LEAKSCOPE" diff --top 2 "$T/w.lstrace@0" "$T/w.lstrace" > "$T/d.txt" || fail "diff failed"
+[ "$(grep -c '^  +' "$T/d.txt")" -eq 2 ] || fail "diff --top 2 shows not 2 changes"
+expect_grep "$T/d.txt" '^  \.\.\. and 16 more allocation sites \(--top 0 lists them all\)$'
+grep -Eq '#[0-9]+ +(__libc_start_call_main|_start|start_thread) ' "$T/d.txt" && fail "diff shows start-up frames"
+"$LEAKSCOPE" diff --top 0 --full-stacks "$T/w.lstrace@0" "$T/w.lstrace" > "$T/d-full.txt" || fail "diff --full-stacks failed"
+[ "$(grep -c '^  +' "$T/d-full.txt")" -eq 18 ] || fail "diff --top 0 shows not 18 changes"
+grep -q 'more allocation site' "$T/d-full.txt" && fail "diff --top 0 says more sites"
+expect_grep "$T/d-full.txt" '#[0-9]+ +__libc_start_call_main '
 
 # check: the same options, passed to the running program's collector
 c=$(victim check-threads) || exit
