@@ -13,8 +13,15 @@ static const char *plural(uint64_t n)
 	return n == 1 ? "" : "s";
 }
 
-int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out)
+static int changed(const struct lk_tdiff_row *r)
 {
+	return r->added_objects || r->removed_objects || r->bytes_a != r->bytes_b;
+}
+
+int lk_tdiff_write_text(const struct lk_tdiff *d, int top, const struct lk_text_style *st,
+			FILE *out)
+{
+	size_t more = 0;
 	char b1[32], b2[32], b3[32], b4[32];
 	fprintf(out, "leakscope diff: %s (%.6g s) -> %s (%.6g s)%s\n", d->a, d->t_a, d->b, d->t_b,
 		d->exact ? "" : ", sites matched by their symbolized stacks");
@@ -27,7 +34,7 @@ int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out)
 		fputs("  no site changed\n", out);
 	for (size_t i = 0; i < d->n_rows && (top <= 0 || i < (size_t)top); i++) {
 		const struct lk_tdiff_row *r = &d->rows[i];
-		if (!r->added_objects && !r->removed_objects && r->bytes_a == r->bytes_b)
+		if (!changed(r))
 			continue;
 		fprintf(out, "\n  +%s bytes in %" PRIu64 " object%s, -%s bytes in %" PRIu64
 			" object%s (live %s -> %s bytes):\n",
@@ -35,8 +42,13 @@ int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out)
 			plural(r->added_objects), lk_grouped(r->removed_bytes, b2, sizeof(b2)),
 			r->removed_objects, plural(r->removed_objects),
 			lk_grouped(r->bytes_a, b3, sizeof(b3)), lk_grouped(r->bytes_b, b4, sizeof(b4)));
-		lk_text_frames(out, "      ", r->frames, r->n_frames);
+		lk_text_frames(out, "      ", r->frames, r->n_frames, st);
 	}
+	for (size_t i = top > 0 ? (size_t)top : d->n_rows; i < d->n_rows; i++)
+		more += changed(&d->rows[i]);
+	if (more)
+		putc('\n', out);
+	lk_text_more_sites(out, "  ", more, st);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }
 
