@@ -16,7 +16,10 @@
  *     stack pointer lies on it); the binary's data and bss, the threads'
  *     stacks and registers are roots as for any program.
  * A C block held by a live Go object stays reachable; one referenced only
- * from dead Go objects or free slots is lost.
+ * from dead Go objects or free slots is lost. Objects are scanned whole,
+ * conservatively (a program may keep a C pointer in a uintptr): a runtime
+ * word that is an address but no reference (a P's page cache base) keeps
+ * the object at that address as if it were one.
  *
  * The layout is read from the target's memory, where the binary's symbols
  * and DWARF say it is: runtime.mheap_ (allspans, allArenas), runtime.mspan
