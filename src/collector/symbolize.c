@@ -398,9 +398,19 @@ static void syms_build(struct module *m)
 	qsort(m->syms, m->n_syms, sizeof(*m->syms), sym_cmp);
 }
 
-/* As libdwfl's dwfl_module_addrinfo: the symbol whose range holds a, else
- * the nearest sizeless one before a with no sized symbol ending between
- * them; NULL if none. */
+/* GHC code follows the symbol of its info table, which an older code
+ * generator leaves without a size (and the RTS's Cmm code, stg_*). */
+static bool ghc_code_symbol(const char *name)
+{
+	size_t n = strlen(name);
+	return (n > 5 && !strcmp(name + n - 5, "_info")) ||
+	       (n > 6 && !strcmp(name + n - 6, "_entry")) || !strncmp(name, "stg_", 4);
+}
+
+/* The symbol whose range holds a, else the nearest sizeless one before a
+ * with no sized symbol ending between them - if it is a itself or GHC
+ * code's, for a sizeless symbol names no address past it (crtstuff's
+ * frame_dummy is followed by code without symbols); NULL if none. */
 static const char *elf_symbol(struct module *m, Dwarf_Addr a)
 {
 	if (!m->syms_built)
@@ -424,7 +434,9 @@ static const char *elf_symbol(struct module *m, Dwarf_Addr a)
 		if (s->hi == s->lo && !sizeless)
 			sizeless = s;
 	}
-	return sizeless && sizeless->lo >= sized_end ? sizeless->name : NULL;
+	if (!sizeless || sizeless->lo < sized_end)
+		return NULL;
+	return sizeless->lo == a || ghc_code_symbol(sizeless->name) ? sizeless->name : NULL;
 }
 
 static int range_cmp(const void *x, const void *y)
