@@ -1,12 +1,14 @@
 /*
  * timeline_text.c - a timeline for a terminal: metadata, warnings, markers
  * and a table of bands ranked by integrated size (with the detail columns,
- * e.g. IPE source locations, when the timeline has them).
+ * e.g. IPE source locations, when the timeline has them). What the
+ * program wrote (title, metadata, markers, labels) is escaped.
  */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
+#include "report/text_escape.h"
 #include "report/timeline_report.h"
 
 const char *lk_tltext_bytes(double bytes, char *buf, size_t size)
@@ -26,9 +28,13 @@ const char *lk_tltext_bytes(double bytes, char *buf, size_t size)
 int lk_timeline_write_text(const struct lk_timeline *tl, FILE *out, int top_n)
 {
 	char b1[32], b2[32], b3[32];
-	fprintf(out, "%s\n", tl->title ? tl->title : "(untitled)");
-	for (size_t i = 0; i < tl->n_meta; i++)
-		fprintf(out, "  %-18s %s\n", tl->meta[i].key, tl->meta[i].value);
+	lk_text_put_escaped(out, tl->title ? tl->title : "(untitled)");
+	putc('\n', out);
+	for (size_t i = 0; i < tl->n_meta; i++) {
+		fprintf(out, "  %-18s ", tl->meta[i].key);
+		lk_text_put_escaped(out, tl->meta[i].value);
+		putc('\n', out);
+	}
 	if (tl->n_samples)
 		fprintf(out, "  %-18s %zu from %.3f s to %.3f s\n", "samples", tl->n_samples,
 			tl->times[0], tl->times[tl->n_samples - 1]);
@@ -45,8 +51,11 @@ int lk_timeline_write_text(const struct lk_timeline *tl, FILE *out, int top_n)
 		fprintf(out, "warning: %s\n", tl->warnings[i]);
 	if (tl->n_markers) {
 		fprintf(out, "\nmarkers:\n");
-		for (size_t i = 0; i < tl->n_markers; i++)
-			fprintf(out, "  %10.3f s  %s\n", tl->markers[i].t, tl->markers[i].text);
+		for (size_t i = 0; i < tl->n_markers; i++) {
+			fprintf(out, "  %10.3f s  ", tl->markers[i].t);
+			lk_text_put_escaped(out, tl->markers[i].text);
+			putc('\n', out);
+		}
 	}
 	size_t n = tl->n_bands;
 	if (top_n > 0 && (size_t)top_n < n)
@@ -64,11 +73,13 @@ int lk_timeline_write_text(const struct lk_timeline *tl, FILE *out, int top_n)
 			 lk_tltext_bytes(b->stats.integrated, b1, sizeof(b1)));
 		snprintf(slope, sizeof(slope), "%s%s/s", b->stats.slope > 0 ? "+" : "",
 			 lk_tltext_bytes(b->stats.slope, b3, sizeof(b3)));
-		fprintf(out, "%4zu  %14s  %10s  %13s  %5.2f  %s", k + 1, integ,
-			lk_tltext_bytes(b->stats.peak, b2, sizeof(b2)), slope, b->stats.fit,
-			b->label ? b->label : b->id);
-		for (size_t c = 0; b->details && c < tl->n_detail_columns; c++)
-			fprintf(out, " | %s", b->details[c] ? b->details[c] : "");
+		fprintf(out, "%4zu  %14s  %10s  %13s  %5.2f  ", k + 1, integ,
+			lk_tltext_bytes(b->stats.peak, b2, sizeof(b2)), slope, b->stats.fit);
+		lk_text_put_escaped(out, b->label ? b->label : b->id);
+		for (size_t c = 0; b->details && c < tl->n_detail_columns; c++) {
+			fputs(" | ", out);
+			lk_text_put_escaped(out, b->details[c] ? b->details[c] : "");
+		}
 		putc('\n', out);
 	}
 	return ferror(out) ? -EIO : 0;

@@ -24,4 +24,10 @@ expect_json "$j" '.warnings == []'
 expect_grep "$T/lazy.txt" '^ +1 .*THUNK'
 expect_grep "$T/lazy.txt" 'halfway'
 [ "$(grep -Ec '^ +[0-9]+ ' "$T/lazy.txt")" -eq 3 ] || fail "--top 3 shows 3 bands"
+# a marker with an escape sequence and an invalid UTF-8 byte: escaped in text
+python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(d.replace(b"halfway", b"h\x1b[2J\xffy"))' \
+	"$T/lazy.eventlog" "$T/ctl.eventlog"
+"$LEAKSCOPE" eventlog --format text "$T/ctl.eventlog" > "$T/ctl.txt" || fail "text exit $?"
+expect_grep "$T/ctl.txt" 's  h\\x1b\[2J\\xffy$'
+[ "$(tr -d '\n -~' < "$T/ctl.txt" | wc -c)" -eq 0 ] || fail "a control or non-ASCII byte reaches the terminal"
 exit 0
