@@ -175,6 +175,7 @@ int cmd_report(int argc, char **argv)
 	if (lk_cli_load_suppressions(&sup, builtin, files, n_files))
 		return 1;
 	struct lk_history h;
+	opt.cells = fmt == FMT_HTML;   /* the page's window analysis */
 	if (lk_cli_load_history(input, &opt, &h))
 		return 1;
 	struct output o = {.fmt = fmt, .cost = cost, .h = &h,

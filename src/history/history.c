@@ -230,6 +230,7 @@ static int fire_to(struct lk_history *h, uint64_t t, int at_end)
 	h->candidates = calloc(LK_HISTORY_SCATTER, sizeof(*h->candidates));
 	if (!h->candidates)
 		return -ENOMEM;
+	int rc = h->opt.cells ? lk_hcells_clock(&h->cells, &h->sampler, h->blocks.next) : 0;
 	uint64_t stride = 1;
 	lk_hblocks_foreach(&h->blocks, b) {
 		if (at_end)
@@ -237,6 +238,8 @@ static int fire_to(struct lk_history *h, uint64_t t, int at_end)
 		if (b.site == LK_HBLOCK_NO_SITE)
 			continue;
 		struct lk_hist_site *s = &h->sites[b.site];
+		if (h->opt.cells && rc == 0)
+			rc = lk_hcells_add(&h->cells, b.site, b.number, b.size, 0);
 		if (b.number >= h->from_number) {
 			uint64_t bt = h->times_later ? b.number : b.t;
 			add_candidate(h, &b, bt, h->win_count, &stride);
@@ -256,7 +259,7 @@ static int fire_to(struct lk_history *h, uint64_t t, int at_end)
 	if (!h->times_later)
 		qsort(h->candidates, h->n_candidates, sizeof(*h->candidates), by_time);
 	h->sizes_live_done = at_end;
-	return 0;
+	return rc;
 }
 
 static int by_number(const void *pa, const void *pb)
@@ -491,8 +494,11 @@ static int slow_begin(struct lk_history *h, uint64_t t)
 		return 1;
 	if (t > h->t_end)
 		h->t_end = t;
-	if (h->from_done && !h->to_done)
+	if (h->from_done && !h->to_done) {
 		lk_sampler_advance(&h->sampler, t - h->origin);
+		if (h->opt.cells && (rc = lk_hcells_clock(&h->cells, &h->sampler, h->blocks.next)))
+			return rc;
+	}
 	h->events++;
 	return 0;
 }
@@ -574,6 +580,8 @@ HOT int block_gone(struct lk_history *h, struct hot *x, uint64_t size, uint32_t 
 		return 0;
 	struct lk_hist_hot *hs = &h->hot[site];
 	int rc = site_touch(h, site, x, size, 0);
+	if (h->opt.cells && h->from_done && !h->to_done && rc == 0)
+		rc = lk_hcells_add(&h->cells, site, number, size, 1);
 	hs->live_bytes -= size;
 	hs->live_count--;
 	if (!real_free) {
@@ -887,6 +895,8 @@ static int finish(struct lk_history *h)
 		return -ENOMEM;
 	for (size_t j = 0; j < n; j++)
 		h->times[j] = lk_history_seconds(h, h->origin + (uint64_t)j * h->sampler.delta);
+	if (h->opt.cells)
+		lk_hcells_sort(&h->cells);
 	h->final_bytes = h->live_bytes;
 	h->final_count = lk_hblocks_count(&h->blocks);
 	/* every block added is live now, freed, or was replaced (lost frees) */
@@ -931,6 +941,8 @@ static int start(struct lk_history *h, FILE *f, const struct lk_hist_options *op
 	memset(h, 0, sizeof(*h));
 	h->opt = *opt;
 	lk_sampler_init(&h->sampler);
+	if (opt->cells && (rc = lk_hcells_init(&h->cells)))
+		return rc;
 	h->threads = calloc(THREAD_SLOTS, sizeof(*h->threads));
 	if (!h->threads || (rc = lk_symtab_init(&h->symtab)) || (rc = ensure_site(h, 0)))
 		return -ENOMEM;
@@ -1261,6 +1273,7 @@ void lk_history_release(struct lk_history *h)
 	free(h->verdicts.heap_note);
 	lk_series_release(&h->total_series);
 	lk_series_release(&h->rss_series);
+	lk_hcells_release(&h->cells);
 	free(h->times);
 	for (size_t i = 0; i < h->n_warnings; i++)
 		free(h->warnings[i]);

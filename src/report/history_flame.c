@@ -6,7 +6,7 @@
  *
  *   "flame": {"measures": [[key, title, unit], ...],
  *             "frames": [[function, file, line, module, "0xOFFSET", inlined], ...],
- *             "stacks": [[[values...], [frame, ...]], ...],   frames outermost first
+ *             "stacks": [[[values...], [frame, ...], site], ...],   frames outermost first
  *             "other": n}                                     sites left out
  *
  * At most MAX_STACKS sites, those that allocated the most bytes; the
@@ -101,7 +101,7 @@ static int stacks(FILE *f, const struct lk_history *h, const size_t *idx, size_t
 				return rc;
 			lk_json_uint(f, j + 1 < s->n_frames ? ',' : 0, k);
 		}
-		fputs("]]", f);
+		fprintf(f, "],%" PRIu32 "]", s->id);
 	}
 	if (n > MAX_STACKS) {
 		fputs(",\n[", f);

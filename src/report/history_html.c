@@ -78,11 +78,20 @@ static int copy_frames(struct lk_band *b, const struct lk_hist_site *s)
 	return 0;
 }
 
+/* 1 when the window reaches the trace's end after its last sample: the
+ * page gets one more point, at the end, so that what the program freed
+ * after the last sample (at exit) shows. */
+static size_t tail(const struct lk_history *h)
+{
+	uint64_t last = h->sampler.due ? h->origin + (uint64_t)(h->sampler.due - 1) * h->sampler.delta : 0;
+	return h->opt.to.kind == LK_POINT_END && h->sampler.due && h->to_t > last;
+}
+
 static int series(struct lk_timeline *tl, const struct lk_history *h, const char *name,
-		  const struct lk_series_buf *b)
+		  const struct lk_series_buf *b, double end)
 {
 	struct lk_series *s = &tl->series[tl->n_series++];
-	size_t n = h->sampler.due;
+	size_t n = h->sampler.due + tail(h);
 	s->name = xdup(name);
 	s->times = calloc(n ? n : 1, sizeof(double));
 	s->values = calloc(n ? n : 1, sizeof(double));
@@ -90,8 +99,8 @@ static int series(struct lk_timeline *tl, const struct lk_history *h, const char
 		return -ENOMEM;
 	s->n = n;
 	for (size_t j = 0; j < n; j++) {
-		s->times[j] = h->times[j];
-		s->values[j] = b->v && j < b->n ? b->v[j] : 0;
+		s->times[j] = tl->times[j];
+		s->values[j] = j == h->sampler.due ? end : b->v && j < b->n ? b->v[j] : 0;
 	}
 	return 0;
 }
@@ -138,6 +147,20 @@ static int top_sites(const struct lk_history *h, struct pick **out, size_t *n_ou
 	return 0;
 }
 
+/* Site i's live bytes at the page's points (its value at the end last). */
+static double *site_values(const struct lk_history *h, size_t i)
+{
+	double *v = lk_history_site_values(h, i), *w;
+	if (!v || !tail(h))
+		return v;
+	if (!(w = realloc(v, (h->sampler.due + 1) * sizeof(*v)))) {
+		free(v);
+		return NULL;
+	}
+	w[h->sampler.due] = (double)h->sites[i].live_bytes;
+	return w;
+}
+
 static int bands(struct lk_timeline *tl, const struct lk_history *h)
 {
 	struct pick *p;
@@ -157,7 +180,7 @@ static int bands(struct lk_timeline *tl, const struct lk_history *h)
 			break;
 		b->id = strdup(p[i].id);
 		b->label = site_label(s);
-		b->values = lk_history_site_values(h, p[i].site);
+		b->values = site_values(h, p[i].site);
 		b->stats = *lk_history_site_stats(h, s);
 		if (!b->id || !b->label || !b->values)
 			rc = -ENOMEM;
@@ -191,7 +214,7 @@ static int markers(struct lk_timeline *tl, const struct lk_history *h)
 static int build(struct lk_timeline *tl, const struct lk_history *h, const struct lk_history_view *v)
 {
 	char b1[32];
-	size_t n = h->sampler.due;
+	size_t n = h->sampler.due + tail(h);
 	memset(tl, 0, sizeof(*tl));
 	tl->title = xdup(h->program && *h->program ? h->program : v->trace);
 	tl->meta = calloc(8, sizeof(*tl->meta));
@@ -200,7 +223,9 @@ static int build(struct lk_timeline *tl, const struct lk_history *h, const struc
 	tl->warnings = calloc(h->n_warnings + 1, sizeof(char *));
 	if (!tl->title || !tl->meta || !tl->times || !tl->series || !tl->warnings)
 		return -ENOMEM;
-	memcpy(tl->times, h->times, n * sizeof(double));
+	memcpy(tl->times, h->times, h->sampler.due * sizeof(double));
+	if (tail(h))
+		tl->times[n - 1] = lk_history_seconds(h, h->to_t);
 	tl->n_samples = n;
 	for (size_t i = 0; i < h->n_warnings; i++)
 		if (!(tl->warnings[tl->n_warnings++] = xdup(h->warnings[i])))
@@ -220,9 +245,9 @@ static int build(struct lk_timeline *tl, const struct lk_history *h, const struc
 	    (rc = add_meta(tl, "size filter", fmt("%" PRIu64 "..%" PRIu64 " B", h->opt.size_min,
 						   h->opt.size_max))))
 		return rc;
-	if ((rc = series(tl, h, "live bytes", &h->total_series)))
+	if ((rc = series(tl, h, "live bytes", &h->total_series, (double)h->live_bytes)))
 		return rc;
-	if (h->n_samples_rss && (rc = series(tl, h, "rss", &h->rss_series)))
+	if (h->n_samples_rss && (rc = series(tl, h, "rss", &h->rss_series, (double)h->rss_now)))
 		return rc;
 	if ((rc = markers(tl, h)))
 		return rc;
@@ -324,6 +349,8 @@ static int extra(FILE *f, void *arg)
 		first = 0;
 	}
 	putc(']', f);
+	if (h->opt.cells && (rc = lk_history_cells_json(f, h)))
+		return rc;
 	return lk_history_flame_json(f, h);
 }
 
