@@ -279,6 +279,25 @@ static void verdicts(FILE *f, const struct lk_leak_report *r)
 	fputs("]}", f);
 }
 
+/* "summary": the whole trace's numbers for the page's Summary tab. */
+static void summary(FILE *f, const struct lk_history *h)
+{
+	fprintf(f, ",\"summary\":{\"peak\":%" PRIu64 ",\"peakT\":", h->peak_bytes);
+	lk_json_number(f, lk_history_seconds(h, h->peak_t));
+	fprintf(f, ",\"final\":%" PRIu64 ",\"finalN\":%" PRIu64 ",\"leaked\":%" PRIu64
+		",\"leakedN\":%" PRIu64 ",\"allocs\":%" PRIu64 ",\"frees\":%" PRIu64
+		",\"bytes\":%" PRIu64 ",\"temporaries\":%" PRIu64 ",\"rssPeak\":",
+		h->final_bytes, h->final_count, h->win_bytes, h->win_count, h->allocs, h->frees,
+		h->bytes_allocated, h->temporaries);
+	if (h->n_samples_rss)
+		fprintf(f, "%" PRIu64, h->rss_peak);
+	else
+		fputs("null", f);
+	fputs(",\"rssPeakT\":", f);
+	lk_json_number(f, lk_history_seconds(h, h->rss_peak_t));
+	putc('}', f);
+}
+
 struct extra_data {
 	const struct lk_history *h;
 	const struct lk_leak_report *leaks;
@@ -325,6 +344,7 @@ static int extra(FILE *f, void *arg)
 	fprintf(f, "],\"leaksTotal\":{\"b\":%" PRIu64 ",\"n\":%" PRIu64 ",\"groups\":%zu}",
 		h->win_bytes, h->win_count, n);
 	verdicts(f, d->leaks);
+	summary(f, h);
 	fprintf(f, ",\"candidates\":{\"blocks\":%" PRIu64 ",\"points\":[", h->win_count);
 	for (size_t i = 0; i < h->n_candidates; i++) {
 		const struct lk_hist_candidate *c = &h->candidates[i];

@@ -387,6 +387,12 @@ static const struct lk_asset *inline_asset(const char *name, const char *end_tag
 	return a;
 }
 
+/* The page's scripts, in the order they run: the modules report.js uses,
+ * then report.js. */
+static const char *const scripts[] = {"labels.js", "cells.js", "brush.js", "chartopts.js",
+				      "summary.js", "trees.js", "report.js"};
+#define N_SCRIPTS (sizeof(scripts) / sizeof(scripts[0]))
+
 int lk_timeline_write_html(const struct lk_timeline *tl, FILE *out)
 {
 	return lk_timeline_write_html_extra(tl, NULL, out);
@@ -396,11 +402,14 @@ int lk_timeline_write_html_extra(const struct lk_timeline *tl, const struct lk_h
 				 FILE *out)
 {
 	const struct lk_asset *css = inline_asset("report.css", "</style");
-	const struct lk_asset *js = inline_asset("report.js", "</script");
+	const struct lk_asset *js[N_SCRIPTS];
 	const char *title = tl->title && *tl->title ? tl->title : "heap profile";
 	int rc;
 
-	if (!css || !js)
+	for (size_t i = 0; i < N_SCRIPTS; i++)
+		if (!(js[i] = inline_asset(scripts[i], "</script")))
+			return -EINVAL;
+	if (!css)
 		return -EINVAL;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -417,8 +426,10 @@ int lk_timeline_write_html_extra(const struct lk_timeline *tl, const struct lk_h
 	      "<script type=\"application/json\" id=\"data\">", out);
 	if ((rc = write_data(out, tl, x)) < 0)
 		return rc;
-	fputs("</script>\n<script>\n", out);
-	fwrite(js->data, 1, js->len, out);
+	for (size_t i = 0; i < N_SCRIPTS; i++) {
+		fputs("</script>\n<script>\n", out);
+		fwrite(js[i]->data, 1, js[i]->len, out);
+	}
 	fputs("</script>\n</body>\n</html>\n", out);
 	if (fflush(out) != 0 || ferror(out))
 		return -EIO;

@@ -1,0 +1,19 @@
+# 559: the HTML report of a growing leak (tests/victims/growleak.c: one
+# function called from three places, a spike, frees at exit) against the
+# JSON report of the same trace: the page's data ends with the live bytes
+# of the end (after the frees at exit) and carries the cells of every site
+# with a block; in headless chromium (tests/browser/check_brush.mjs) the
+# labels, tooltips, clipped axis, and brushed windows whose leak table,
+# summary, trees and flame graph match `report --from A --to B`.
+. "$(dirname "$0")/../lib.sh"
+v=$(victim growleak) || exit
+"$LEAKSCOPE" record -o "$T/g.lstrace" -- "$v" > "$T/stdout" 2> "$T/stderr" || fail "record"
+"$LEAKSCOPE" report --format html -o "$T/g.html" "$T/g.lstrace" 2> "$T/stderr" || fail "report --format html"
+"$LEAKSCOPE" report --format json --top 0 "$T/g.lstrace" > "$T/g.json" || fail "report --format json"
+sed -n '/id="data">/,/<\/script>/p' "$T/g.html" | sed '1s/.*id="data">//; $s/<\/script>.*//' > "$T/data.json"
+final=$(jq '.summary.final_live_bytes' "$T/g.json")
+[ "$final" = 4000 ] || fail "4000 bytes left at exit, not $final"
+expect_json "$T/data.json" "(.series[] | select(.name == \"live bytes\") | .v[-1]) == $final"
+expect_json "$T/data.json" '(.cells.sites | length) >= 3 and (.cells.t | length) == (.series[0].t | length)'
+browser_check "the page's window" check_brush.mjs "$T/g.html" "$LEAKSCOPE" "$T/g.lstrace" "$ROOT/tests/out/screenshots"
+exit 0
