@@ -607,7 +607,12 @@ HOT int on_free(struct lk_history *h, struct hot *x, uint64_t last1, uint64_t nu
 static int on_sample(struct lk_history *h, uint64_t t, uint64_t rss)
 {
 	int rc = lk_series_catch_up(&h->sampler, &h->rss_series, (double)h->rss_now);
-	h->rss_now = rss;
+	/* a sample of the timeline holds the largest RSS of its interval: a
+	 * max envelope, so that a peak between two samples shows */
+	uint64_t stamp = (uint64_t)h->sampler.gen << 32 | h->sampler.due;
+	if (!h->n_samples_rss || stamp != h->rss_stamp || rss > h->rss_now)
+		h->rss_now = rss;
+	h->rss_stamp = stamp;
 	h->n_samples_rss++;
 	if (rss > h->rss_peak) {
 		h->rss_peak = rss;

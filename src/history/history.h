@@ -167,6 +167,7 @@ struct lk_history {
 	int peak_logging;          /* not settled (peak_settle) */
 	int sizes_live_done;       /* the size classes' live blocks are counted */
 	uint64_t rss_peak, rss_peak_t, rss_now, n_samples_rss;
+	uint64_t rss_stamp;        /* the clock when rss_now was sampled */
 	uint64_t final_bytes, final_count;
 	/* markers and snapshots, in file order */
 	struct lk_hist_name *marks, *snapshots;

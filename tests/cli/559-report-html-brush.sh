@@ -17,6 +17,9 @@ most=$("$LEAKSCOPE" dump "$T/g.lstrace" | awk '$2 == "alloc" { n[$1]++ } END { m
 final=$(jq '.summary.final_live_bytes' "$T/g.json")
 [ "$final" = 4000 ] || fail "4000 bytes left at exit, not $final"
 expect_json "$T/data.json" "(.series[] | select(.name == \"live bytes\") | .v[-1]) == $final"
+# RSS is sampled at the heap's peak too: it does not peak below the live bytes
+expect_json "$T/g.json" '.summary.rss_peak_bytes >= .summary.peak_live_bytes'
+expect_json "$T/data.json" '([.series[] | select(.name == "rss") | .v[]] | max) >= ([.series[] | select(.name == "live bytes") | .v[]] | max)'
 expect_json "$T/data.json" '(.cells.sites | length) >= 3 and (.cells.t | length) == (.series[0].t | length)'
 browser_check "the page's window" check_brush.mjs "$T/g.html" "$LEAKSCOPE" "$T/g.lstrace" "$ROOT/tests/out/screenshots"
 exit 0
