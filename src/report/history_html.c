@@ -40,18 +40,9 @@ static char *fmt(const char *f, ...)
 	return s;
 }
 
-/* "function (file:line)" of a site's first frame, or "module+0x..". */
 static char *site_label(const struct lk_hist_site *s)
 {
-	if (!s->n_frames)
-		return fmt("site %" PRIu32 " (no stack)", s->id);
-	const struct lk_frame_text *f = &s->frames[0];
-	const char *file = f->file ? strrchr(f->file, '/') : NULL;
-	if (f->function && f->file)
-		return fmt("%s (%s:%d)", f->function, file ? file + 1 : f->file, f->line);
-	if (f->function)
-		return fmt("%s", f->function);
-	return fmt("%s+0x%" PRIx64, f->module ? f->module : "?", f->offset);
+	return lk_html_site_label(s->frames, s->n_frames, s->id);
 }
 
 static int add_meta(struct lk_timeline *tl, const char *key, char *value)

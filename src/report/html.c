@@ -12,6 +12,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -456,4 +458,24 @@ void lk_html_frames_json(FILE *f, const struct lk_frame_text *frames, size_t n)
 		lk_html_frame_json(f, &frames[i]);
 	}
 	putc(']', f);
+}
+
+char *lk_html_site_label(const struct lk_frame_text *frames, size_t n, uint32_t id)
+{
+	char *s = NULL;
+	int rc;
+	if (!n) {
+		rc = asprintf(&s, "site %" PRIu32 " (no stack)", id);
+	} else {
+		const struct lk_frame_text *f = &frames[0];
+		const char *file = f->file ? strrchr(f->file, '/') : NULL;
+		file = file ? file + 1 : f->file;
+		if (f->function && f->file)
+			rc = asprintf(&s, "%s (%s:%d)", f->function, file, f->line);
+		else if (f->function)
+			rc = asprintf(&s, "%s", f->function);
+		else
+			rc = asprintf(&s, "%s+0x%" PRIx64, f->module ? f->module : "?", f->offset);
+	}
+	return rc < 0 ? NULL : s;
 }

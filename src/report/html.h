@@ -50,4 +50,9 @@ void lk_html_frames_json(FILE *f, const struct lk_frame_text *frames, size_t n);
 /* One of them. */
 void lk_html_frame_json(FILE *f, const struct lk_frame_text *fr);
 
+/* The label of an allocation site: "function (file:line)" of its first
+ * frame, "function", "module+0xOFFSET", or "site ID (no stack)"; a new
+ * string or NULL. */
+char *lk_html_site_label(const struct lk_frame_text *frames, size_t n, uint32_t id);
+
 #endif
