@@ -17,7 +17,9 @@
 #include "report/history_report.h"
 
 static const struct lk_cli_opt options[] = {
-	LK_CLI_OPT_FORMAT("text|json", "text (default) or json"),
+	LK_CLI_OPT_FORMAT("text|json|html", "text (default), json or html (a self-contained\n"
+			  "page: the sites that added blocks, a flame graph\n"
+			  "and trees)"),
 	LK_CLI_OPT_OUTPUT("write the report to FILE ('-': standard output)"),
 	LK_CLI_OPT_TOP("text: the N largest changes (default 20; 0 = all)"),
 	LK_CLI_OPT_QUIET,
@@ -80,7 +82,13 @@ static int split(const char *arg, struct side *s)
 	return s->path ? 0 : -1;
 }
 
-static int run(struct side *a, struct side *b, int json, const char *out_path, int top)
+static int write_diff(const struct lk_tdiff *d, int fmt, int top, FILE *out)
+{
+	return fmt == 2 ? lk_tdiff_write_html(d, out) : fmt == 1 ? lk_tdiff_write_json(d, out)
+							  : lk_tdiff_write_text(d, top, out);
+}
+
+static int run(struct side *a, struct side *b, int fmt, const char *out_path, int top)
 {
 	struct lk_history ha, hb;
 	struct lk_tdiff d;
@@ -111,8 +119,7 @@ static int run(struct side *a, struct side *b, int json, const char *out_path, i
 	} else {
 		FILE *out = lk_cli_open_out(out_path);
 		if (out)
-			status = lk_cli_close_out(out, json ? lk_tdiff_write_json(&d, out)
-							    : lk_tdiff_write_text(&d, top, out));
+			status = lk_cli_close_out(out, write_diff(&d, fmt, top, out));
 	}
 	lk_tdiff_release(&d);
 	lk_history_release(&ha);
@@ -124,7 +131,7 @@ static int run(struct side *a, struct side *b, int json, const char *out_path, i
 int cmd_diff(int argc, char **argv)
 {
 	const char *out_path = NULL;
-	int json = 0, top = 20, c, k;
+	int fmt = 0, top = 20, c, k;
 	long n;
 	struct lk_cli_parser p;
 	lk_cli_parse_init(&p, &lk_cli_diff, argc, argv);
@@ -133,7 +140,7 @@ int cmd_diff(int argc, char **argv)
 		case 'f':
 			if ((k = lk_cli_choice(&p)) < 0)
 				return p.status;
-			json = k == 1;
+			fmt = k;
 			break;
 		case 'o': out_path = p.value; break;
 		case LK_CLI_TOP:
@@ -157,7 +164,7 @@ int cmd_diff(int argc, char **argv)
 	else if (ra || rb)
 		status = 1;
 	else
-		status = run(&sa, &sb, json, out_path, top);
+		status = run(&sa, &sb, fmt, out_path, top);
 	free(sa.path);
 	if (!ra)
 		free(sb.path);

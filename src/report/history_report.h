@@ -47,5 +47,7 @@ int lk_history_cells_json(FILE *f, const struct lk_history *h);
 
 int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out);
 int lk_tdiff_write_json(const struct lk_tdiff *d, FILE *out);
+/* The self-contained page (tdiff_html.c, docs/html-report.md). */
+int lk_tdiff_write_html(const struct lk_tdiff *d, FILE *out);
 
 #endif

@@ -324,7 +324,8 @@
   var head = document.getElementById('head');
   var meta = '<dl class="meta">';
   (D.meta || []).forEach(function (kv) { meta += '<div><dt>' + esc(kv[0]) + '</dt><dd title="' + esc(kv[1]) + '">' + esc(kv[1]) + '</dd></div>'; });
-  if (!D.run) {   /* a run's page (leak_html.c) has no timeline */
+  var NOTL = D.run || D.diff;   /* a run's or a diff's page (leak_html.c, tdiff_html.c): no timeline */
+  if (!NOTL) {
     meta += '<div><dt>samples</dt><dd>' + D.nSamples + '</dd></div>';
     meta += '<div><dt>duration</dt><dd>' + esc(fmtTime(D.t1 - D.t0)) + '</dd></div>';
     meta += '<div><dt>bands</dt><dd>' + D.nBands + '</dd></div>';
@@ -349,7 +350,8 @@
   panes.push({ id: 'table', title: 'Detailed', help: 'Every band with its statistics. Click a column header to sort (Slope: fastest-growing first), type to search labels' + (D.detailColumns.length ? ' and ' + esc(D.detailColumns.join(', ')) : '') + '.' });
 
   if (D.summary) panes.unshift({ id: 'summary', title: 'Summary', help: 'The heap at a glance: its peak, what was live at the end, what the window allocated, freed and left unfreed, temporary allocations, and the sites that matter most. Drag across any chart to choose a window: this tab, the leak table, the trees and the flame graph are recomputed for it.' });
-  if (D.leaks && D.run) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks not freed when the process ended, grouped by allocation stack and by the verdict of the scan made as it ended: lost (definitely, indirectly, possibly), still reachable, or not freed when there was no scan; suppressed groups last. Click a row for its stack.' });
+  if (D.leaks && D.diff) panes.push({ id: 'leaks', title: 'Added', help: 'Blocks live at B and not at A, per allocation site, largest first. The flame graph and the trees also show what was removed (live at A, not at B) and what was live at each point. Click a row for its stack.' });
+  else if (D.leaks && D.run) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks not freed when the process ended, grouped by allocation stack and by the verdict of the scan made as it ended: lost (definitely, indirectly, possibly), still reachable, or not freed when there was no scan; suppressed groups last. Click a row for its stack.' });
   else if (D.leaks) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks allocated in the window and not freed by its end, grouped by allocation stack, largest first, with the times of their first and last allocation: leaks that started early and kept going are the likely true ones. When the window reaches the end of the trace, the verdict of the scan made as the process ended says which are lost (definitely, indirectly, possibly) and which were still reachable, as leakscope run says it. Click a row for its stack.' });
   if (D.candidates) panes.push({ id: 'candidates', title: 'Leak candidates', help: 'Each dot is a block not freed: when it was allocated (x) and its size (y), coloured by its allocation site (the rank in the Leaks table). A horizontal line of dots is a site that leaks the same size over and over.' });
   /* Flame graph data: a trace's allocation stacks (D.flame), or the
@@ -389,7 +391,7 @@
   });
   wbar.addEventListener('click', function (e) { if (e.target.id === 'win-reset') setWindow(0, CELLS.t.length - 1); });
   drawWinbar();
-  if (D.run) wbar.style.display = 'none';
+  if (NOTL) wbar.style.display = 'none';
   windowListeners.push(function () { drawWinbar(); if (current) current.render(); });
   panes.forEach(function (p) {
     p.btn = h('button', { role: 'tab', id: 'tab-' + p.id, 'aria-selected': 'false', 'data-pane': p.id }, esc(p.title));
@@ -398,7 +400,7 @@
       '<p class="help">' + p.help + '</p>');
     app.appendChild(p.sec);
     p.btn.addEventListener('click', function () { show(p.id); });
-    if (D.run && ['area', 'norm', 'line', 'table'].indexOf(p.id) >= 0) p.btn.hidden = true;
+    if (NOTL && ['area', 'norm', 'line', 'table'].indexOf(p.id) >= 0) p.btn.hidden = true;
   });
   var current = null;
   function show(id) {
@@ -975,7 +977,7 @@
     resizeTimer = setTimeout(function () { if (current && current.id !== 'table') current.render(); }, 120);
   });
   var want = (location.hash || '').slice(1);
-  show(pane(want) ? want : D.run ? 'leaks' : (D.nBands ? 'area' : panes[0].id));
+  show(pane(want) ? want : NOTL ? 'leaks' : (D.nBands ? 'area' : panes[0].id));
   document.body.setAttribute('data-ready', '1');
   document.body.setAttribute('data-render-ms', String(Math.round(((window.performance && performance.now()) || 0) - t_start)));
 })();
