@@ -390,10 +390,12 @@ static int symbolize(struct lk_rtrace *t, struct lk_symbolizer *sym, uint64_t de
 
 /* ---- samples, flushes, end --------------------------------------------- */
 
-/* Between the periodic samples, one more at most this often while the live
- * bytes are above the last RSS sampled: a peak of the heap gets its RSS,
- * which a periodic sample would miss when the peak is short. */
-#define PEAK_SAMPLE_NS 10000000u
+/* Between the periodic samples, one more at each drain (at most this
+ * often) while the live bytes are above the last RSS sampled: a peak of
+ * the heap gets its RSS, which a periodic sample would miss when the peak
+ * is short (the first may come before the program touched its new pages:
+ * the next drain samples again). */
+#define PEAK_SAMPLE_NS 4000000u
 
 static uint64_t rss_bytes(pid_t pid)
 {

@@ -110,12 +110,13 @@ await run(async (browser) => {
     check(await treeTotal(page, { 'tree-fn': 'parse_line' }) === parse, `${tag}: function filter parse_line = ${parse}`);
     check(await treeTotal(page, { 'tree-file': 'growleak.c' }) === j.summary.leaked_bytes, `${tag}: file filter growleak.c`);
     check(await treeTotal(page, { 'tree-mod': 'no-such-module' }) === 0, `${tag}: module filter that matches nothing`);
-    if (parse > 0) {
+    const dup = j.leaks.filter((s) => s.stack[0].function === 'dup_str').reduce((a, s) => a + s.leaked_bytes, 0);
+    if (dup > 0) {
       await treeTotal(page, {});
       await page.selectOption('#tree-view', 'bottom-up');
-      const first = await page.$eval('#tree-table tbody tr.tnode', (tr) => [tr.dataset.name, +tr.dataset.value]);
-      check(first[0] === 'dup_str', `${tag}: bottom-up starts at dup_str: ${first}`);
-      await page.click('#tree-table tbody tr.tnode button.ccb');
+      const roots = await page.$$eval('#tree-table tbody tr.tnode', (trs) => trs.map((tr) => [tr.dataset.name, +tr.dataset.value]));
+      check(roots.some(([n, v]) => n === 'dup_str' && v === dup), `${tag}: bottom-up: dup_str allocated ${dup} of it: ${JSON.stringify(roots)}`);
+      await page.click('#tree-table tbody tr.tnode[data-name="dup_str"] button.ccb');
       const callers = await page.$$eval('#cc-callers tr.cc', (trs) => trs.map((tr) => [tr.dataset.name, +tr.dataset.value]));
       check(callers.some(([n, v]) => n === 'parse_line' && v === parse), `${tag}: callers of dup_str: ${JSON.stringify(callers)}`);
       await page.selectOption('#tree-view', 'top-down');

@@ -5,20 +5,20 @@
  * from its first moment: the recorder must not hold the first events up
  * (reading symbols) and give them all one later time.
  *
- *   40 rounds, 5 ms apart; in each, dup_str copies a 100-byte string for
+ *   80 rounds, 5 ms apart; in each, dup_str copies a 100-byte string for
  *   parse_line (kept: the leak), a 300-byte one for load_config (kept
  *   until exit, then freed) and a 50-byte one for cache_name (freed at
  *   once: temporary);
- *   after round 20, a 4 MiB spike allocated and freed 8 ms later
- *   (longer than the recorder's 5 ms clock);
+ *   after round 40, a 4 MiB spike allocated and freed 15 ms later
+ *   (longer than the recorder's 5 ms clock, short next to the run);
  *   at exit, load_config's strings are freed (the live bytes drop) and
- *   parse_line's are left (40 x 100 bytes not freed).
+ *   parse_line's are left (80 x 100 bytes not freed).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define ROUNDS 40
+#define ROUNDS 80
 
 static char *config[ROUNDS];
 
@@ -50,7 +50,7 @@ static void spike(void)
 	char *big = malloc(4 << 20);   /* LINE:spike */
 	if (big)
 		memset(big, 1, 4 << 20);
-	usleep(8000);
+	usleep(15000);
 	free(big);
 }
 

@@ -15,22 +15,27 @@ LK.siteLabels = function (items) {
   var groups = {};
   items.forEach(function (it, i) { (groups[it.label] = groups[it.label] || []).push(i); });
   var out = items.map(function (it) { return it.label; });
+  /* how many sites of group g have each key at caller depth d */
+  function counts(g, d, key) {
+    var m = {};
+    g.forEach(function (i) { var k = key((items[i].f || [])[d]); m[k] = (m[k] || 0) + 1; });
+    return m;
+  }
+  function full(fr) { return fn(fr) + where(fr); }
   Object.keys(groups).forEach(function (label) {
-    var g = groups[label];
+    var g = groups[label], byFull = [], byFn = [];
     if (g.length < 2) return;
     g.forEach(function (i) {
       var f = items[i].f || [], depth = 1;
       if (!f.length) return;
       /* the first caller depth where another site of the group differs */
       for (; depth < 64; depth++) {
-        var mine = fn(f[depth]) + where(f[depth]), differs = g.some(function (o) {
-          return o !== i && fn((items[o].f || [])[depth]) + where((items[o].f || [])[depth]) !== mine;
-        });
-        if (differs) break;
+        byFull[depth] = byFull[depth] || counts(g, depth, full);
+        if (byFull[depth][full(f[depth])] < g.length) break;
       }
+      byFn[depth] = byFn[depth] || counts(g, depth, fn);
       var caller = f[depth], name = fn(f[0]) + ' \u2190 ' + fn(caller);
-      var same = g.some(function (o) { return o !== i && items[o].f && fn(items[o].f[depth]) === fn(caller); });
-      out[i] = same ? name + where(caller) : name;
+      out[i] = byFn[depth][fn(caller)] > 1 ? name + where(caller) : name;
     });
   });
   return out;

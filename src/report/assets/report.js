@@ -876,6 +876,7 @@
     var ftip = h('div', { 'class': 'tip' }), fdrawn = [];
     function fmatch(n) { return fstate.q && n.name.toLowerCase().indexOf(fstate.q) >= 0; }
     fp.render = function () {
+      if (fdirty) flameOfWindow();
       var W = Math.max(fhost.clientWidth || 0, 360), m = fstate.m, z = fstate.zoom, zt = z.v[m] || 0;
       var anc = [];
       for (var a = z.parent; a; a = a.parent) anc.unshift(a);
@@ -935,14 +936,17 @@
       fstate.zoom = fdrawn[+g.getAttribute('data-n')];
       fp.render();
     });
-    windowListeners.unshift(function () {
+    var fdirty = false;   /* the window changed: rebuilt when next drawn */
+    windowListeners.unshift(function () { fdirty = true; });
+    function flameOfWindow() {
+      fdirty = false;
       buildFlame();
       fstate.zoom = froot;
       var opts = fp.sec.querySelectorAll('#flame-measure option');
       FL.measures.forEach(function (me, k) {
         opts[k].textContent = me[1] + (WIN && WINDOWED[me[0]] ? ' (window)' : '') + ' (' + fval(froot.v[k], k) + ')';
       });
-    });
+    }
     fp.sec.querySelector('#flame-reset').addEventListener('click', function () { fstate.zoom = froot; fp.render(); });
     fp.sec.querySelector('#flame-measure').addEventListener('change', function (e) { fstate.m = +e.target.value; fstate.zoom = froot; fp.render(); });
     fp.sec.querySelector('#flame-search').addEventListener('input', function (e) { fstate.q = e.target.value.trim().toLowerCase(); fp.render(); });
