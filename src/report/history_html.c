@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,30 +27,9 @@ static char *xdup(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	char *s = NULL;
-	va_list ap;
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
 static char *site_label(const struct lk_hist_site *s)
 {
 	return lk_html_site_label(s->frames, s->n_frames, s->id);
-}
-
-static int add_meta(struct lk_timeline *tl, const char *key, char *value)
-{
-	if (!value)
-		return -ENOMEM;
-	tl->meta[tl->n_meta].key = xdup(key);
-	tl->meta[tl->n_meta++].value = value;
-	return 0;
 }
 
 static int copy_frames(struct lk_band *b, const struct lk_hist_site *s)
@@ -196,7 +174,7 @@ static int markers(struct lk_timeline *tl, const struct lk_history *h)
 	}
 	for (size_t i = 0; i < h->n_snapshots; i++) {
 		tl->markers[tl->n_markers].t = lk_history_seconds(h, h->snapshots[i].t);
-		if (!(tl->markers[tl->n_markers++].text = fmt("snapshot %s", h->snapshots[i].text)))
+		if (!(tl->markers[tl->n_markers++].text = lk_html_fmt("snapshot %s", h->snapshots[i].text)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -222,19 +200,22 @@ static int build(struct lk_timeline *tl, const struct lk_history *h, const struc
 		if (!(tl->warnings[tl->n_warnings++] = xdup(h->warnings[i])))
 			return -ENOMEM;
 	int rc;
-	if ((rc = add_meta(tl, "trace", xdup(v->trace))) ||
-	    (rc = add_meta(tl, "pid", fmt("%" PRIu32, h->meta.pid))) ||
-	    (rc = add_meta(tl, "events", fmt("%s", lk_grouped(h->events, b1, sizeof(b1))))) ||
-	    (rc = add_meta(tl, "peak live", fmt("%s B at %.6g s", lk_grouped(h->peak_bytes, b1, sizeof(b1)),
-						 lk_history_seconds(h, h->peak_t)))) ||
-	    (rc = add_meta(tl, "window", fmt("%.6g s .. %.6g s", lk_history_seconds(h, h->from_t),
-					      lk_history_seconds(h, h->to_t)))) ||
-	    (rc = add_meta(tl, "not freed", fmt("%s B in %" PRIu64 " objects",
-						 lk_grouped(h->win_bytes, b1, sizeof(b1)), h->win_count))))
+	if ((rc = lk_html_meta(tl, "trace", xdup(v->trace))) ||
+	    (rc = lk_html_meta(tl, "pid", lk_html_fmt("%" PRIu32, h->meta.pid))) ||
+	    (rc = lk_html_meta(tl, "events", lk_html_fmt("%s", lk_grouped(h->events, b1, sizeof(b1))))) ||
+	    (rc = lk_html_meta(tl, "peak live",
+			       lk_html_fmt("%s B at %.6g s", lk_grouped(h->peak_bytes, b1, sizeof(b1)),
+					   lk_history_seconds(h, h->peak_t)))) ||
+	    (rc = lk_html_meta(tl, "window",
+			       lk_html_fmt("%.6g s .. %.6g s", lk_history_seconds(h, h->from_t),
+					   lk_history_seconds(h, h->to_t)))) ||
+	    (rc = lk_html_meta(tl, "not freed",
+			       lk_html_fmt("%s B in %" PRIu64 " objects",
+					   lk_grouped(h->win_bytes, b1, sizeof(b1)), h->win_count))))
 		return rc;
 	if ((h->opt.size_min || h->opt.size_max) &&
-	    (rc = add_meta(tl, "size filter", fmt("%" PRIu64 "..%" PRIu64 " B", h->opt.size_min,
-						   h->opt.size_max))))
+	    (rc = lk_html_meta(tl, "size filter",
+			       lk_html_fmt("%" PRIu64 "..%" PRIu64 " B", h->opt.size_min, h->opt.size_max))))
 		return rc;
 	if ((rc = series(tl, h, "live bytes", &h->total_series, (double)h->live_bytes)))
 		return rc;

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <math.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -478,4 +479,28 @@ char *lk_html_site_label(const struct lk_frame_text *frames, size_t n, uint32_t 
 			rc = asprintf(&s, "%s+0x%" PRIx64, f->module ? f->module : "?", f->offset);
 	}
 	return rc < 0 ? NULL : s;
+}
+
+char *lk_html_fmt(const char *f, ...)
+{
+	char *s = NULL;
+	va_list ap;
+	va_start(ap, f);
+	if (vasprintf(&s, f, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+int lk_html_meta(struct lk_timeline *tl, const char *key, char *value)
+{
+	char *k = strdup(key);
+	if (!k || !value) {
+		free(k);
+		free(value);
+		return -ENOMEM;
+	}
+	tl->meta[tl->n_meta].key = k;
+	tl->meta[tl->n_meta++].value = value;
+	return 0;
 }

@@ -54,20 +54,12 @@ static struct group group_at(const struct lk_run_result *r, size_t g)
 
 static char *group_label(const struct lk_run_result *r, const struct group *g)
 {
-	char *base = lk_html_site_label(g->l->frames, g->l->n_frames, g->l->stack), *s = NULL;
+	char *base = lk_html_site_label(g->l->frames, g->l->n_frames, g->l->stack), *s;
 	if (!base || r->n_reports < 2)
 		return base;
-	if (asprintf(&s, "%s [pid %d]", base, (int)g->p->pid) < 0)
-		s = NULL;
+	s = lk_html_fmt("%s [pid %d]", base, (int)g->p->pid);
 	free(base);
 	return s;
-}
-
-static int add_meta(struct lk_timeline *tl, const char *key, char *value)
-{
-	tl->meta[tl->n_meta].key = strdup(key);
-	tl->meta[tl->n_meta].value = value;
-	return tl->meta[tl->n_meta++].key && value ? 0 : -ENOMEM;
 }
 
 static char *command_line(char **argv)
@@ -86,26 +78,26 @@ static char *command_line(char **argv)
 
 static int build(struct lk_timeline *tl, const struct lk_run_result *r)
 {
-	char *v = NULL;
 	memset(tl, 0, sizeof(*tl));
 	tl->title = command_line(r->argv);
-	tl->meta = calloc(4 + LK_CLASS_COUNT, sizeof(*tl->meta));
+	tl->meta = calloc(3 + LK_CLASS_COUNT, sizeof(*tl->meta));
 	if (!tl->title || !tl->meta)
 		return -ENOMEM;
-	int rc = add_meta(tl, "command", strdup(tl->title));
-	if (!rc && asprintf(&v, r->signal ? "killed by signal %d" : "exit code %d",
-			    r->signal ? r->signal : r->exit_code) >= 0)
-		rc = add_meta(tl, "end", v);
-	if (!rc && asprintf(&v, "%zu", r->n_reports) >= 0)
-		rc = add_meta(tl, "processes", v);
+	int rc = lk_html_meta(tl, "command", strdup(tl->title));
+	if (!rc)
+		rc = lk_html_meta(tl, "end", r->signal ? lk_html_fmt("killed by signal %d", r->signal)
+						      : lk_html_fmt("exit code %d", r->exit_code));
+	if (!rc)
+		rc = lk_html_meta(tl, "processes", lk_html_fmt("%zu", r->n_reports));
 	for (int c = 0; c < LK_CLASS_COUNT && !rc; c++) {
 		uint64_t b = 0, n = 0;
 		for (size_t i = 0; i < r->n_reports; i++) {
 			b += r->reports[i].class_bytes[c];
 			n += r->reports[i].class_objects[c];
 		}
-		if (n && asprintf(&v, "%" PRIu64 " B in %" PRIu64 " blocks", b, n) >= 0)
-			rc = add_meta(tl, lk_leak_class_id(c), v);
+		if (n)
+			rc = lk_html_meta(tl, lk_leak_class_id(c),
+					  lk_html_fmt("%" PRIu64 " B in %" PRIu64 " blocks", b, n));
 	}
 	return rc;
 }

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,44 +26,25 @@ static const char *const measures[][3] = {
 	{"added_objects", "Blocks added", "count"},
 };
 
-static int add_meta(struct lk_timeline *tl, const char *key, char *value)
-{
-	tl->meta[tl->n_meta].key = strdup(key);
-	tl->meta[tl->n_meta].value = value;
-	return tl->meta[tl->n_meta++].key && value ? 0 : -ENOMEM;
-}
-
-static char *say(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *say(const char *f, ...)
-{
-	char *s = NULL;
-	va_list ap;
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
 static int build(struct lk_timeline *tl, const struct lk_tdiff *d)
 {
 	memset(tl, 0, sizeof(*tl));
-	tl->title = say("diff %s -> %s", d->a, d->b);
+	tl->title = lk_html_fmt("diff %s -> %s", d->a, d->b);
 	tl->meta = calloc(5, sizeof(*tl->meta));
 	if (!tl->title || !tl->meta)
 		return -ENOMEM;
-	int rc = add_meta(tl, "A", say("%s (%.6g s)", d->a, d->t_a));
+	int rc = lk_html_meta(tl, "A", lk_html_fmt("%s (%.6g s)", d->a, d->t_a));
 	if (!rc)
-		rc = add_meta(tl, "B", say("%s (%.6g s)", d->b, d->t_b));
+		rc = lk_html_meta(tl, "B", lk_html_fmt("%s (%.6g s)", d->b, d->t_b));
 	if (!rc)
-		rc = add_meta(tl, "live", say("%" PRIu64 " B -> %" PRIu64 " B", d->bytes_a, d->bytes_b));
+		rc = lk_html_meta(tl, "live", lk_html_fmt("%" PRIu64 " B -> %" PRIu64 " B", d->bytes_a, d->bytes_b));
 	if (!rc)
-		rc = add_meta(tl, "added, removed", say("%" PRIu64 " B in %" PRIu64 " blocks, %" PRIu64
+		rc = lk_html_meta(tl, "added, removed", lk_html_fmt("%" PRIu64 " B in %" PRIu64 " blocks, %" PRIu64
 							" B in %" PRIu64 " blocks", d->added_bytes,
 							d->added_objects, d->removed_bytes,
 							d->removed_objects));
 	if (!rc)
-		rc = add_meta(tl, "sites", strdup(d->exact ? "the same trace: exact per block"
+		rc = lk_html_meta(tl, "sites", strdup(d->exact ? "the same trace: exact per block"
 					  : "two traces: matched by their symbolized stacks"));
 	return rc;
 }
