@@ -392,8 +392,9 @@ static const struct lk_asset *inline_asset(const char *name, const char *end_tag
 
 /* The page's scripts, in the order they run: the modules report.js uses,
  * then report.js. */
-static const char *const scripts[] = {"labels.js", "cells.js", "brush.js", "chartopts.js",
-				      "summary.js", "trees.js", "report.js"};
+static const char *const scripts[] = {"labels.js",  "cells.js",  "brush.js",
+				      "chartopts.js", "bandstats.js", "summary.js",
+				      "trees.js",   "report.js"};
 #define N_SCRIPTS (sizeof(scripts) / sizeof(scripts[0]))
 
 int lk_timeline_write_html(const struct lk_timeline *tl, FILE *out)

@@ -121,6 +121,15 @@ await run(async (browser) => {
       check(callers.some(([n, v]) => n === 'parse_line' && v === parse), `${tag}: callers of dup_str: ${JSON.stringify(callers)}`);
       await page.selectOption('#tree-view', 'top-down');
     }
+    // the Detailed table: load_config's peak in the window, from the cells
+    const cfg = whole.top_allocations.find((s) => s.stack[1] && s.stack[1].function === 'load_config').site;
+    const cells = D.cells.sites.find((c) => c[0] === cfg), live = new Array(D.cells.t.length).fill(0);
+    for (let k = 1; k < cells.length; k += 4)
+      for (let x = cells[k]; x < (cells[k + 1] < 0 ? live.length : cells[k + 1]); x++) live[x] += cells[k + 3];
+    const peak = Math.max(...live.slice(w.i, w.j + 1));
+    await page.click('#tab-table');
+    const shown = +(await page.getAttribute(`#bands tr[data-id="site ${cfg}"] td[data-v]:nth-of-type(5)`, 'data-v'));
+    check(shown === peak, `${tag}: Detailed: load_config's peak in the window ${shown} = ${peak}`);
     await page.click('#tab-flame');
     const opt = await page.$eval('#flame-measure option', (o) => o.textContent);
     check(opt.includes('(window)'), `${tag}: flame graph of the window: ${opt}`);

@@ -347,7 +347,8 @@
     'Live bytes of every band, stacked, largest (by integrated size) at the bottom.') + ' Untick a band in the legend, or filter by name, to leave it out.' });
   panes.push({ id: 'norm', title: 'Normalised', help: 'Each band as a percentage of the total of the shown bands at each sample time.' });
   panes.push({ id: 'line', title: 'Line chart', help: 'Each band relative to its own maximum (100%). A line that keeps climbing is a band that grows slowly \u2014 a leak candidate even when it is small.' });
-  panes.push({ id: 'table', title: 'Detailed', help: 'Every band with its statistics. Click a column header to sort (Slope: fastest-growing first), type to search labels' + (D.detailColumns.length ? ' and ' + esc(D.detailColumns.join(', ')) : '') + '.' });
+  panes.push({ id: 'table', title: 'Detailed', help: 'Every band with its statistics. Click a column header to sort (Slope: fastest-growing first), type to search labels' + (D.detailColumns.length ? ' and ' + esc(D.detailColumns.join(', ')) : '') + '.' +
+    (D.cells ? ' With a window chosen, the statistics are those of the window\'s samples.' : '') });
 
   if (D.summary) panes.unshift({ id: 'summary', title: 'Summary', help: 'The heap at a glance: its peak, what was live at the end, what the window allocated, freed and left unfreed, temporary allocations, and the sites that matter most. Drag across any chart to choose a window: this tab, the leak table, the trees and the flame graph are recomputed for it.' });
   if (D.leaks && D.diff) panes.push({ id: 'leaks', title: 'Added', help: 'Blocks live at B and not at A, per allocation site, largest first. The flame graph and the trees also show what was removed (live at A, not at B) and what was live at each point. Click a row for its stack.' });
@@ -542,9 +543,26 @@
   cols.forEach(function (c) {
     if (c.s != null) {
       c.first = c.first || -1;
-      c.get = (function (si) { return function (r) { var v = r.b.s[si]; return v == null ? -Infinity : v; }; })(c.s);
+      c.get = (function (si) { return function (r) { var v = rowStats(r)[si]; return v == null ? -Infinity : v; }; })(c.s);
     }
   });
+  /* a band's statistics: the report's, or of the window's samples when a
+   * window is chosen and the band is a site (bandstats.js, cells.js) */
+  var liveBySite = null, statsWin = null;
+  function rowStats(r) {
+    var site = siteOf(r.b.id);
+    if (!WIN || site == null) return r.b.s;
+    if (statsWin !== WIN) {
+      statsWin = WIN;
+      liveBySite = liveBySite || CELLS.liveSeries();
+      rows.forEach(function (x) { x.ws = null; });
+    }
+    if (!r.ws) {
+      var v = liveBySite[site] || [];
+      r.ws = LK.bandStats(CELLS.t.slice(WIN.i, WIN.j + 1), CELLS.t.slice(WIN.i, WIN.j + 1).map(function (x, k) { return v[WIN.i + k] || 0; }));
+    }
+    return r.ws;
+  }
   var tp = pane('table');
   var tstate = { sort: 0, dir: 1, q: [], page: 0, per: 50, open: {} };
   tp.sec.insertAdjacentHTML('beforeend',
@@ -618,9 +636,9 @@
       if (i === tstate.sort) ths[i].setAttribute('aria-sort', dir > 0 ? 'ascending' : 'descending'); else ths[i].removeAttribute('aria-sort');
     var html = [];
     page.forEach(function (r) {
-      var b = r.b, native = b.f && b.f.length, open = native && tstate.open[r.i];
+      var b = r.b, native = b.f && b.f.length, open = native && tstate.open[r.i], st = rowStats(r);
       var color = r.i < chart.bands.length ? PALETTE[r.i % PALETTE.length] : '#57606a';
-      html.push('<tr class="band' + (native ? ' native' : '') + '" data-band="' + r.i + '">');
+      html.push('<tr class="band' + (native ? ' native' : '') + '" data-band="' + r.i + '" data-id="' + esc(b.id) + '">');
       cols.forEach(function (c) {
         if (c.key === 'rank') html.push('<td class="num">' + (r.i + 1) + '</td>');
         else if (c.key === 'spark') html.push('<td class="spark">' + sparkSvg(r.sp, color) + '</td>');
@@ -628,7 +646,7 @@
           (native ? '<span class="tw">' + (open ? '\u25BE' : '\u25B8') + '</span>' : '') +
           (r.i < chart.bands.length ? '<span class="sw" style="background:' + color + '"></span> ' : '') + esc(b.label) + '</td>');
         else if (c.det != null) { var v = b.d && b.d[c.det]; html.push('<td class="det" title="' + esc(v) + '">' + esc(v) + '</td>'); }
-        else html.push('<td class="num' + (c.key === 'slope' && b.s[5] > 0 && b.s[6] > 0.8 ? ' grow' : '') + '">' + esc(c.fmt(b.s[c.s])) + '</td>');
+        else html.push('<td class="num' + (c.key === 'slope' && st[5] > 0 && st[6] > 0.8 ? ' grow' : '') + '" data-v="' + st[c.s] + '">' + esc(c.fmt(st[c.s])) + '</td>');
       });
       html.push('</tr>');
       if (open) html.push('<tr class="stack"><td colspan="' + cols.length + '"><b>Allocation stack</b>' + stackHtml(b.f) + '</td></tr>');
