@@ -54,7 +54,7 @@ static int rebuild(struct lk_hcells *c, size_t cap, int halve)
 		struct lk_hcell *o = &old[i];
 		if (o->site == EMPTY)
 			continue;
-		uint16_t a = halve ? (uint16_t)((o->a + 1u) >> 1) : o->a;
+		uint16_t a = halve && o->a != LK_HCELL_BEFORE ? (uint16_t)((o->a + 1u) >> 1) : o->a;
 		uint16_t f = !halve || o->f == LK_HCELL_NEVER ? o->f : (uint16_t)((o->f + 1u) >> 1);
 		put(c, o->site, a, f, o->count, o->bytes);
 	}
@@ -76,6 +76,11 @@ void lk_hcells_release(struct lk_hcells *c)
 	c->cap = c->n = 0;
 }
 
+void lk_hcells_start(struct lk_hcells *c, uint64_t first)
+{
+	c->bound[0] = first;
+}
+
 int lk_hcells_clock(struct lk_hcells *c, const struct lk_sampler *s, uint64_t next)
 {
 	for (; c->gen < s->gen; c->gen++) {   /* intervals 2k-1 and 2k become k */
@@ -95,10 +100,12 @@ int lk_hcells_clock(struct lk_hcells *c, const struct lk_sampler *s, uint64_t ne
 }
 
 /* The interval of allocation `number`: the last whose first number is not
- * above it. */
+ * above it (BEFORE: below the window's first). */
 static uint16_t alloc_interval(const struct lk_hcells *c, uint64_t number)
 {
 	uint32_t lo = 0, hi = c->due;
+	if (number < c->bound[0])
+		return LK_HCELL_BEFORE;
 	while (lo < hi) {
 		uint32_t mid = (lo + hi + 1) / 2;
 		if (c->bound[mid] <= number)

@@ -8,7 +8,8 @@
  * times in ((j-1)D, jD] after the window's start; interval 0 the events up
  * to the start (blocks allocated before it). A cell is (site, a, f): the
  * blocks of the site allocated in interval a and freed in interval f
- * (LK_HCELL_NEVER: live when the window ended), their count and bytes.
+ * (LK_HCELL_NEVER: live when the window ended), their count and bytes;
+ * a block allocated before the window started has a = LK_HCELL_BEFORE.
  * When the clock doubles D, intervals 2k-1 and 2k become interval k and
  * the cells merge. Memory follows the distinct cells, never the events.
  */
@@ -20,7 +21,8 @@
 
 #include "history/sampler.h"
 
-#define LK_HCELL_NEVER 0xffffu
+#define LK_HCELL_NEVER 0xffffu    /* f: not freed when the window ended */
+#define LK_HCELL_BEFORE 0xfffeu   /* a: allocated before the window started */
 
 struct lk_hcell {
 	uint32_t site;         /* UINT32_MAX: an empty slot */
@@ -31,12 +33,16 @@ struct lk_hcell {
 struct lk_hcells {
 	struct lk_hcell *slots;    /* open addressing; sorted by lk_hcells_sort */
 	size_t cap, n;
-	uint64_t bound[LK_SAMPLER_POINTS + 2];  /* first allocation number of each interval */
+	uint64_t bound[LK_SAMPLER_POINTS + 2];  /* first allocation number of each
+						 * interval; bound[0]: of the window */
 	uint32_t due, gen;         /* the clock as last seen: the current interval */
 };
 
 int lk_hcells_init(struct lk_hcells *c);
 void lk_hcells_release(struct lk_hcells *c);
+
+/* The window starts: allocation numbers from `first` on are in it. */
+void lk_hcells_start(struct lk_hcells *c, uint64_t first);
 
 /* The clock moved (sampler s); next is the number of the next allocation.
  * 0 or -ENOMEM. */

@@ -164,6 +164,8 @@ static void fire_from(struct lk_history *h, uint64_t t)
 	h->from_t = t;
 	h->from_number = h->blocks.next;
 	h->origin = t;
+	if (h->opt.cells)
+		lk_hcells_start(&h->cells, h->from_number);
 	for (size_t i = 0; i < h->n_sites; i++) {
 		h->sites[i].from_bytes = h->hot[i].live_bytes;
 		h->sites[i].from_count = h->hot[i].live_count;

@@ -7,8 +7,8 @@
  *                                             is the window's end
  *             "sites": [[site, a, f, blocks, bytes, a, f, ...], ...]}
  *
- * one array per site, its cells by allocation interval a then free
- * interval f (-1: not freed when the window ended).
+ * one array per site, its cells by allocation interval a (-1: before the
+ * window) then free interval f (-1: not freed when the window ended).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -40,7 +40,10 @@ int lk_history_cells_json(FILE *f, const struct lk_history *h)
 		int first = i == 0 || c->slots[i - 1].site != x->site;
 		if (first)
 			fprintf(f, "%s[%" PRIu32, i ? "],\n" : "\n", x->site);
-		fprintf(f, ",%u,", x->a);
+		if (x->a == LK_HCELL_BEFORE)
+			fputs(",-1,", f);
+		else
+			fprintf(f, ",%u,", x->a);
 		if (x->f == LK_HCELL_NEVER)
 			fputs("-1", f);
 		else

@@ -21,5 +21,11 @@ expect_json "$T/data.json" "(.series[] | select(.name == \"live bytes\") | .v[-1
 expect_json "$T/g.json" '.summary.rss_peak_bytes >= .summary.peak_live_bytes'
 expect_json "$T/data.json" '([.series[] | select(.name == "rss") | .v[]] | max) >= ([.series[] | select(.name == "live bytes") | .v[]] | max)'
 expect_json "$T/data.json" '(.cells.sites | length) >= 3 and (.cells.t | length) == (.series[0].t | length)'
+# a report's own window: the blocks allocated before it are not in it
+mid=$(jq '.summary.duration_s / 2' "$T/g.json")
+"$LEAKSCOPE" report --format html --from "$mid" -o "$T/w.html" "$T/g.lstrace" 2> "$T/stderr" || fail "report --from --format html"
+leaked=$("$LEAKSCOPE" report --format json --from "$mid" "$T/g.lstrace" | jq '.summary.leaked_bytes')
+sed -n '/id="data">/,/<\/script>/p' "$T/w.html" | sed '1s/.*id="data">//; $s/<\/script>.*//' > "$T/w.json"
+expect_json "$T/w.json" "([.cells.sites[] | .[1:] | _nwise(4) | select(.[0] >= 0 and .[1] == -1) | .[3]] | add) == $leaked"
 browser_check "the page's window" check_brush.mjs "$T/g.html" "$LEAKSCOPE" "$T/g.lstrace" "$ROOT/tests/out/screenshots"
 exit 0

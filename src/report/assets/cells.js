@@ -1,8 +1,8 @@
 /*
  * cells.js - a window's analysis redone in the page, from the per-site
  * cells of the data (history_cells.c): for every site, its blocks by the
- * sample interval of their allocation (a) and of their free (f, -1: not
- * freed when the trace's window ended). Interval k ends at t[k]; interval
+ * sample interval of their allocation (a, -1: before the report's window)
+ * and of their free (f, -1: not freed when the report's window ended). Interval k ends at t[k]; interval
  * 0 holds what happened up to t[0]. The window from sample i to sample j
  * holds the intervals i+1..j (and 0 when i is 0): the events at times in
  * (t[i], t[j]], as `leakscope report --from t[i]+1us --to t[j]` reads them.
@@ -42,7 +42,7 @@ LK.cells = function (data) {
     sites.forEach(function (c) {
       var d = new Array(t.length + 1).fill(0), v = [], acc = 0;
       for (var k = 1; k + 3 < c.length; k += 4) {
-        d[c[k]] += c[k + 3];
+        d[Math.max(c[k], 0)] += c[k + 3];
         if (c[k + 1] >= 0) d[c[k + 1]] -= c[k + 3];
       }
       for (var x = 0; x < t.length; x++) { acc += d[x]; v.push(acc); }
