@@ -16,12 +16,15 @@ LK.yAxis = function (values, opts, linearStep) {
     var p95 = pos[Math.floor(0.95 * (pos.length - 1))];
     if (p95 > 0 && max > 4 * p95) { top = 1.5 * p95; clipped = true; }
   }
-  if (opts.log) {
-    var lo = Math.pow(10, Math.floor(Math.log(Math.max(pos.length ? pos[0] : 1, 1)) / Math.LN10));
-    var hi = Math.pow(10, Math.ceil(Math.log(Math.max(top, lo * 10)) / Math.LN10 - 1e-9));
-    var llo = Math.log(lo), lhi = Math.log(hi), ticks = [];
-    for (var v = lo; v <= hi * 1.0001; v *= 10) ticks.push(v);
-    return { top: hi, clipped: clipped, max: max, log: true, ticks: ticks,
+  if (opts.log) {   /* ticks at 1, 10, 100 B, 1, 10, 100 KiB, 1 MiB ... */
+    var nice = [];
+    for (var e = 0; e < 7; e++) [1, 10, 100].forEach(function (m) { nice.push(m * Math.pow(1024, e)); });
+    var least = Math.max(pos.length ? pos[0] : 1, 1), lo = 1, hi = nice[nice.length - 1];
+    nice.forEach(function (v) { if (v <= least) lo = v; });
+    for (var i = nice.length - 1; i >= 0; i--) if (nice[i] >= Math.max(top, lo * 10)) hi = nice[i];
+    var llo = Math.log(lo), lhi = Math.log(hi);
+    return { top: hi, clipped: clipped, max: max, log: true,
+      ticks: nice.filter(function (v) { return v >= lo && v <= hi; }),
       scale: function (x) { return x <= lo ? 0 : (Math.log(x) - llo) / (lhi - llo); } };
   }
   var step = linearStep(top), t = Math.max(top, Math.ceil(top / step - 1e-9) * step), lt = [];

@@ -79,9 +79,9 @@ LK.trees = function (ctx) {
   function render(host) {
     if (!host.firstChild) setup(host);
     var stacks = ctx.stacks().filter(keep), out = host.querySelector('.treebody');
-    var total = 0;
-    stacks.forEach(function (s) { total += s.v[st.m] > 0 ? s.v[st.m] : 0; });
-    host.querySelector('#tree-total').textContent = stacks.length + ' stacks, ' + ctx.fmt(total, st.m);
+    var total = 0, held = 0;
+    stacks.forEach(function (s) { if (s.v[st.m] > 0) { total += s.v[st.m]; held++; } });
+    host.querySelector('#tree-total').textContent = held + (held === 1 ? ' stack, ' : ' stacks, ') + ctx.fmt(total, st.m);
     host.querySelector('#tree-total').setAttribute('data-value', total);
     if (st.view === 'caller-callee') {
       out.innerHTML = st.focus ? callerCallee(stacks) : '<p class="help">Click a function in the top-down or bottom-up tree to see its callers and callees.</p>';
