@@ -136,6 +136,11 @@ await run(async (browser) => {
   }
   await page.click('#tab-leaks');
   await page.screenshot({ path: `${shots}/brush-leaks.png`, fullPage: true });
+  // the leak-candidate chart is a place to brush too
+  await page.click('#tab-candidates');
+  await drag(page, '#chart-candidates', 0.1, 0.4);
+  const wc = await page.$eval('#win-text', (e) => [+e.dataset.i, +e.dataset.j]);
+  check(wc[0] < wc[1] && (await page.$$('#chart-candidates rect.winshade')).length === 1, `brushed on the leak candidates: samples ${wc}`);
   await page.click('#win-reset');
   check(JSON.stringify(await leakRows(page)) === JSON.stringify(leakList(whole)), 'reset: the whole trace again');
   clean(log, 'brush page');

@@ -771,15 +771,20 @@
           '" text-anchor="middle">' + esc(trimz(fmtTime(t))) + '</text>');
       });
       s.push('<text x="' + (ML + pw) + '" y="' + (H - 2) + '" text-anchor="end">allocation time</text></g>');
+      /* under the dots, so that their titles still show: drag between them */
+      if (CELLS) s.push('<rect class="overlay" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '" fill="transparent"/>');
       if (!pts.length) s.push('<text class="empty" x="' + (ML + pw / 2) + '" y="' + (MT + ph / 2) + '" text-anchor="middle">no block left unfreed</text>');
       pts.forEach(function (p) {
         var lab = D.leaks[p[2]] ? D.leaks[p[2]].label : 'site';
         s.push('<circle class="cand" cx="' + X(p[0]).toFixed(1) + '" cy="' + Y(p[1]).toFixed(1) + '" r="3" fill="' + PALETTE[p[2] % PALETTE.length] +
           '" fill-opacity="0.7"><title>' + esc(fmtBytes(p[1]) + ' at ' + fmtTime(p[0]) + ' \u2014 ' + lab) + '</title></circle>');
       });
-      s.push('<rect class="frame" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '"/></svg>');
+      if (WIN) s.push('<rect class="winshade" x="' + X(WIN.from).toFixed(1) + '" y="' + MT + '" width="' + Math.max(X(WIN.to) - X(WIN.from), 1).toFixed(1) + '" height="' + ph + '"/>');
+      s.push('<rect class="frame" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '"/>');
+      s.push('</svg>');
       chost.innerHTML = s.join('') + '<p class="help">' + pts.length + (D.candidates.blocks > pts.length ? ' of ' + D.candidates.blocks + ' blocks (an even sample)' : ' blocks') +
         (logy ? '; sizes on a logarithmic scale' : '') + '</p>';
+      if (CELLS) LK.brush(chost.querySelector('svg'), { x0: x0, x1: x1, left: ML, width: pw }, function (a, b) { setWindow(CELLS.snap(a), CELLS.snap(b)); });
     };
   }
 
