@@ -373,6 +373,7 @@
     'Cost-centre stacks merged into one tree: MAIN or a CAF at the bottom, the cost centre that holds the memory at the top of each tower; a frame\'s width is its share of the chosen measure. Hover for numbers, click a frame to zoom into it, search to highlight cost centres.' });
   if (D.flame) panes.push({ id: 'trees', title: 'Trees', help: 'The allocation stacks as trees: top-down (the program\'s entry first), bottom-up (the allocating functions first, their callers under them) and the callers and callees of one function (\u21C4 on a row). Filter by function, file or module: only the stacks with a matching frame count.' });
   if (D.sizes && D.sizes.length) panes.push({ id: 'sizes', title: 'Sizes', help: 'Allocations by size class (powers of two), the whole heap: how many, how many bytes, and what was still live at the end. A class that keeps blocks live is where a --size filter narrows the report to a leak.' });
+  var TIMECHARTS = ['heap', 'area', 'norm', 'line', 'candidates'];
   var nav = h('nav', { 'class': 'tabs', role: 'tablist' });
   app.appendChild(nav);
   var wbar = h('div', { 'class': 'winbar', id: 'winbar' });
@@ -398,7 +399,7 @@
     p.btn = h('button', { role: 'tab', id: 'tab-' + p.id, 'aria-selected': 'false', 'data-pane': p.id }, esc(p.title));
     nav.appendChild(p.btn);
     p.sec = h('section', { 'class': 'pane', id: 'pane-' + p.id, role: 'tabpanel', 'aria-labelledby': 'tab-' + p.id },
-      '<p class="help">' + p.help + '</p>');
+      '<p class="help">' + p.help + (CELLS && TIMECHARTS.indexOf(p.id) >= 0 ? ' Drag across the chart to choose a time window.' : '') + '</p>');
     app.appendChild(p.sec);
     p.btn.addEventListener('click', function () { show(p.id); });
     if (NOTL && ['area', 'norm', 'line', 'table'].indexOf(p.id) >= 0) p.btn.hidden = true;
