@@ -32,7 +32,7 @@ BASEFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -Isrc -Iinclude
 # CPPFLAGS and LDFLAGS are the builder's (dpkg-buildflags' hardening, say):
 # the command's and the readers', never the interposer's.
 CORE_CFLAGS = $(BASEFLAGS) $(CPPFLAGS) $(CFLAGS) $(SANFLAGS)
-CORE_LIBS   = -ldw -lelf -lzstd -liberty -lm -lpthread
+CORE_LIBS   = -ldw -lelf -lzstd -lz -liberty -lm -lpthread
 # The command is linked statically, with no dynamic loader to run at each
 # start (0.3 ms of it, a fifth of a report on a small input); not as a
 # position-independent program, whose relocation of itself at start cost

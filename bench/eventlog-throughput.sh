@@ -85,4 +85,4 @@ END {
 			mbs["floor"] / mbs["ghc-events"]
 	}
 }' "$tmp/results"
-echo "censuses: $samples; drawn points: $(jq -r '.times | length' "$tmp/out.json") (at most 1024; fewer past 8,192 bands)"
+echo "censuses: $samples; drawn points: $(jq -r '.times_ns | length' "$tmp/out.json") (at most 1024; fewer past 8,192 bands)"

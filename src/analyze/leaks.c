@@ -211,6 +211,7 @@ int lk_leak_report_add(struct lk_leak_report *out, struct lk_leak *l,
 	int rc = 0;
 	*listed = NULL;
 	l->suppression = sup ? lk_suppressions_match(sup, l->frames, l->n_frames) : NULL;
+	l->suppression_source = l->suppression ? lk_suppressions_source(sup, l->suppression) : NULL;
 	if (!l->suppression && held_by_suppressed)
 		l->suppression = "(held only by a suppressed leak)";
 	if (!l->suppression) {

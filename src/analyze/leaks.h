@@ -39,6 +39,8 @@ struct lk_leak {
 	struct lk_frame_text *frames;
 	size_t n_frames;
 	const char *suppression;   /* pattern (owned by the suppressions) or NULL */
+	const char *suppression_source; /* its file, or "builtin"; NULL when the
+				    * group is held only by a suppressed one */
 	struct lk_why_path *why;   /* --why, for still reachable and possibly lost
 				    * groups: what keeps its first block; or NULL */
 };

@@ -39,25 +39,39 @@ void lk_suppressions_init(struct lk_suppressions *s)
 
 void lk_suppressions_release(struct lk_suppressions *s)
 {
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
 		free(s->patterns[i]);
+		free(s->sources[i]);
+	}
 	free(s->patterns);
+	free(s->sources);
 	memset(s, 0, sizeof(*s));
 }
 
-int lk_suppressions_add(struct lk_suppressions *s, const char *pattern)
+static int grow(struct lk_suppressions *s)
 {
-	if (s->n == s->cap) {
-		size_t nc = s->cap ? s->cap * 2 : 32;
-		char **p = realloc(s->patterns, nc * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
+	size_t nc = s->cap ? s->cap * 2 : 32;
+	char **p = realloc(s->patterns, nc * sizeof(*p));
+	if (p)
 		s->patterns = p;
-		s->cap = nc;
-	}
-	if (!(s->patterns[s->n] = strdup(pattern)))
+	char **f = p ? realloc(s->sources, nc * sizeof(*f)) : NULL;
+	if (!f)
 		return -ENOMEM;
-	s->n++;
+	s->sources = f;
+	s->cap = nc;
+	return 0;
+}
+
+int lk_suppressions_add(struct lk_suppressions *s, const char *pattern, const char *source)
+{
+	if (s->n == s->cap && grow(s) != 0)
+		return -ENOMEM;
+	char *src = source ? strdup(source) : NULL;
+	if ((source && !src) || !(s->patterns[s->n] = strdup(pattern))) {
+		free(src);
+		return -ENOMEM;
+	}
+	s->sources[s->n++] = src;
 	return 0;
 }
 
@@ -66,7 +80,7 @@ int lk_suppressions_add_builtin(struct lk_suppressions *s)
 	if (s->n != 0)
 		return -EINVAL; /* built-ins come first */
 	for (const char *const *p = builtin; *p; p++) {
-		int rc = lk_suppressions_add(s, *p);
+		int rc = lk_suppressions_add(s, *p, NULL);
 		if (rc)
 			return rc;
 	}
@@ -130,7 +144,7 @@ int lk_suppressions_read(struct lk_suppressions *s, FILE *f, const char *name)
 		if (strncmp(t, "leak:", 5) != 0 || !*trim(t + 5))
 			rc = lk_error_set(LK_EFORMAT, "%s:%d: expected 'leak:PATTERN'", name, no);
 		else
-			rc = lk_suppressions_add(s, trim(t + 5));
+			rc = lk_suppressions_add(s, trim(t + 5), name);
 	}
 	free(text);
 	return rc;
@@ -221,4 +235,12 @@ const char *lk_suppressions_match(const struct lk_suppressions *s,
 			    lk_pattern_match(s->patterns[i], frames[f].module_path))
 				return s->patterns[i];
 	return NULL;
+}
+
+const char *lk_suppressions_source(const struct lk_suppressions *s, const char *pattern)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->patterns[i] == pattern)
+			return s->sources[i] ? s->sources[i] : "builtin";
+	return "builtin";
 }

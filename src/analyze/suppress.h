@@ -16,6 +16,7 @@
 
 struct lk_suppressions {
 	char **patterns;
+	char **sources;     /* the file each pattern was read from; NULL: built in */
 	size_t n, cap;
 	size_t n_builtin;   /* the first n_builtin come from the built-in list */
 };
@@ -31,11 +32,15 @@ int lk_suppressions_add_builtin(struct lk_suppressions *s);
  * LK_EFORMAT for a NUL byte or a bad line (with its number), the detail
  * set; -EIO, -ENOMEM. */
 int lk_suppressions_read(struct lk_suppressions *s, FILE *f, const char *name);
-int lk_suppressions_add(struct lk_suppressions *s, const char *pattern);
+/* pattern, read from the file source (NULL: the built-in list). */
+int lk_suppressions_add(struct lk_suppressions *s, const char *pattern, const char *source);
 
 /* The pattern that suppresses this stack, or NULL. */
 const char *lk_suppressions_match(const struct lk_suppressions *s,
 				  const struct lk_frame_text *frames, size_t n);
+/* Where a pattern lk_suppressions_match() returned comes from: the file
+ * it was read from, or "builtin". */
+const char *lk_suppressions_source(const struct lk_suppressions *s, const char *pattern);
 
 /* 1 if module (a file name) belongs to the C/C++ runtime: libc, ld.so,
  * libstdc++, libgcc_s, libm. */

@@ -62,7 +62,10 @@ struct lk_marker {
 
 struct lk_meta {
 	char *key;         /* "program", "rts", "start", "breakdown", ... */
-	char *value;
+	char *value;       /* as shown: "0.05 s" */
+	const char *name;  /* its JSON key when not key ("sampling_interval_ns"); static */
+	int numeric;       /* 1: its JSON value is num, not value */
+	int64_t num;
 };
 
 struct lk_timeline {

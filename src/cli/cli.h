@@ -49,6 +49,8 @@ const char *lk_cli_errtext(int code);
 FILE *lk_cli_open_out(const char *path);
 /* Standard error as the report stream (run's default). */
 FILE *lk_cli_open_stderr(void);
+/* The descriptor the open report stream writes to. */
+int lk_cli_out_fd(void);
 /* Flush and close the report stream; print "cannot write 'PATH': CAUSE"
  * and return 1 when rc (the writer's) or a write failed, else 0. */
 int lk_cli_close_out(FILE *f, int rc);

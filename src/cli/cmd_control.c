@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "common/error.h"
 #include "control/client.h"
 #include "control/protocol.h"
+#include "report/leak_report.h"
 
 #define CALL_MS 10000
 #define CHECK_MS 600000 /* a scan of a large heap takes a while */
@@ -33,6 +35,11 @@ static const struct lk_cli_opt check_options[] = {
 	{"why", OPT_WHY, NULL, "list still reachable and possibly lost groups\n"
 	 "too, each with what keeps it: the root and the\n"
 	 "chain of blocks"},
+	LK_CLI_OPT_TOP("allocation sites listed per process in text\n"
+		       "(default 10; 0 = all; a line counts the others;\n"
+		       "JSON lists every site)"),
+	LK_CLI_OPT_FULL_STACKS,
+	LK_CLI_OPT_COLOR,
 	LK_CLI_OPT_END,
 };
 
@@ -78,21 +85,40 @@ const struct lk_cli_cmd lk_cli_check = {
 	.opts = check_options, .notes = TARGET_NOTES, .in_order = 1,
 };
 
+/* What check asks for. */
+struct check_opts {
+	int json, why, full, color;   /* color: --color's choice */
+	long top;
+};
+
+/* One option of check: 0, or -1 after a usage error. */
+static int check_option(struct lk_cli_parser *p, int o, struct check_opts *k)
+{
+	long v = 0;
+	if ((o == 'f' || o == LK_CLI_COLOR) && (v = lk_cli_choice(p)) < 0)
+		return -1;
+	if (o == LK_CLI_TOP && (v = lk_cli_number(p, 0, 1000000000)) < 0)
+		return -1;
+	switch (o) {
+	case OPT_WHY: k->why = 1; break;
+	case 'f': k->json = v == 1; break;
+	case LK_CLI_TOP: k->top = v; break;
+	case LK_CLI_FULL_STACKS: k->full = 1; break;
+	case LK_CLI_COLOR: k->color = (int)v; break;
+	}
+	return 0;
+}
+
 /* The operands; the index of TARGET, or -(exit status) after a message
  * (0 after --help). */
-static int parse(const struct lk_cli_cmd *c, int argc, char **argv, int *json, int *why)
+static int parse(const struct lk_cli_cmd *c, int argc, char **argv, struct check_opts *k)
 {
 	struct lk_cli_parser p;
-	int o, k;
+	int o;
 	lk_cli_parse_init(&p, c, argc, argv);
-	while ((o = lk_cli_next(&p)) > 0) {
-		if (o == OPT_WHY)
-			*why = 1;
-		if (o == 'f' && (k = lk_cli_choice(&p)) < 0)
+	while ((o = lk_cli_next(&p)) > 0)
+		if (check_option(&p, o, k) != 0)
 			return -p.status;
-		if (o == 'f')
-			*json = k == 1;
-	}
 	if (o == LK_CLI_STOP)
 		return -p.status;
 	int want = c == &lk_cli_mark || c == &lk_cli_snapshot ? 2 : 1;  /* TARGET [TEXT] */
@@ -102,10 +128,20 @@ static int parse(const struct lk_cli_cmd *c, int argc, char **argv, int *json, i
 	return (int)(p.args - argv);
 }
 
+/* The check request for k (and pid, when not 0) in req. */
+static void check_request(const struct check_opts *k, pid_t pid, char *req, size_t size)
+{
+	int n = snprintf(req, size, "check%s%s%s%s top=%ld", k->json ? " json" : "",
+			 k->why ? " why" : "", k->full ? " full" : "",
+			 !k->json && lk_cli_color(k->color, STDOUT_FILENO) ? " color" : "", k->top);
+	if (pid && n > 0 && (size_t)n < size)
+		snprintf(req + n, size - (size_t)n, " %d", (int)pid);
+}
+
 static int control(const struct lk_cli_cmd *c, int argc, char **argv)
 {
-	int json = 0, why = 0;
-	int at = parse(c, argc, argv, &json, &why);
+	struct check_opts k = {.top = LK_LEAK_TEXT_TOP};
+	int at = parse(c, argc, argv, &k);
 	if (at <= 0)
 		return -at;
 	const char *target = argv[at], *text = at + 1 < argc ? argv[at + 1] : NULL;
@@ -119,11 +155,10 @@ static int control(const struct lk_cli_cmd *c, int argc, char **argv)
 	char req[LK_CONTROL_LINE_MAX];
 	if (text)
 		snprintf(req, sizeof(req), "%s %s", c->name, text);
-	else if (t.pid && !strcmp(c->name, "check")) /* the window is the recording's */
-		snprintf(req, sizeof(req), "%s%s%s %d", c->name, json ? " json" : "",
-			 why ? " why" : "", (int)t.pid);
+	else if (!strcmp(c->name, "check")) /* by pid: that process only */
+		check_request(&k, t.pid, req, sizeof(req));
 	else
-		snprintf(req, sizeof(req), "%s%s%s", c->name, json ? " json" : "", why ? " why" : "");
+		snprintf(req, sizeof(req), "%s", c->name);
 	char *body;
 	size_t len;
 	if (lk_control_call(t.socket, req, text || strcmp(c->name, "check") ? CALL_MS : CHECK_MS,

@@ -22,6 +22,8 @@ static const struct lk_cli_opt options[] = {
 			  "and trees)"),
 	LK_CLI_OPT_OUTPUT("write the report to FILE ('-': standard output)"),
 	LK_CLI_OPT_TOP("text: the N largest changes (default 20; 0 = all)"),
+	LK_CLI_OPT_FULL_STACKS,
+	LK_CLI_OPT_COLOR,
 	LK_CLI_OPT_QUIET,
 	LK_CLI_OPT_END,
 };
@@ -82,13 +84,24 @@ static int split(const char *arg, struct side *s)
 	return s->path ? 0 : -1;
 }
 
-static int write_diff(const struct lk_tdiff *d, int fmt, int top, FILE *out)
+/* What the command line asks of the report. */
+struct diff_opts {
+	const char *out_path;
+	int fmt, top;              /* 0 text, 1 json, 2 html */
+	int color;                 /* --color's choice */
+	struct lk_text_style style;
+};
+
+static int write_diff(const struct lk_tdiff *d, const struct diff_opts *opt, FILE *out)
 {
-	return fmt == 2 ? lk_tdiff_write_html(d, out) : fmt == 1 ? lk_tdiff_write_json(d, out)
-							  : lk_tdiff_write_text(d, top, out);
+	if (opt->fmt == 2)
+		return lk_tdiff_write_html(d, out);
+	if (opt->fmt == 1)
+		return lk_tdiff_write_json(d, out);
+	return lk_tdiff_write_text(d, opt->top, &opt->style, out);
 }
 
-static int run(struct side *a, struct side *b, int fmt, const char *out_path, int top)
+static int run(struct side *a, struct side *b, struct diff_opts *opt)
 {
 	struct lk_history ha, hb;
 	struct lk_tdiff d;
@@ -117,9 +130,10 @@ static int run(struct side *a, struct side *b, int fmt, const char *out_path, in
 	if (rc) {
 		lk_cli_error("cannot compare: %s", lk_error_name(rc));
 	} else {
-		FILE *out = lk_cli_open_out(out_path);
+		FILE *out = lk_cli_open_out(opt->out_path);
+		opt->style.color = lk_cli_color(opt->color, lk_cli_out_fd());
 		if (out)
-			status = lk_cli_close_out(out, write_diff(&d, fmt, top, out));
+			status = lk_cli_close_out(out, write_diff(&d, opt, out));
 	}
 	lk_tdiff_release(&d);
 	lk_history_release(&ha);
@@ -130,8 +144,8 @@ static int run(struct side *a, struct side *b, int fmt, const char *out_path, in
 
 int cmd_diff(int argc, char **argv)
 {
-	const char *out_path = NULL;
-	int fmt = 0, top = 20, c, k;
+	struct diff_opts o = {.top = 20};
+	int c, k;
 	long n;
 	struct lk_cli_parser p;
 	lk_cli_parse_init(&p, &lk_cli_diff, argc, argv);
@@ -140,13 +154,18 @@ int cmd_diff(int argc, char **argv)
 		case 'f':
 			if ((k = lk_cli_choice(&p)) < 0)
 				return p.status;
-			fmt = k;
+			o.fmt = k;
 			break;
-		case 'o': out_path = p.value; break;
+		case 'o': o.out_path = p.value; break;
 		case LK_CLI_TOP:
 			if ((n = lk_cli_number(&p, 0, 1000000000)) < 0)
 				return p.status;
-			top = (int)n;
+			o.top = (int)n;
+			break;
+		case LK_CLI_FULL_STACKS: o.style.full_stacks = 1; break;
+		case LK_CLI_COLOR:
+			if ((o.color = lk_cli_choice(&p)) < 0)
+				return p.status;
 			break;
 		}
 	}
@@ -164,7 +183,7 @@ int cmd_diff(int argc, char **argv)
 	else if (ra || rb)
 		status = 1;
 	else
-		status = run(&sa, &sb, fmt, out_path, top);
+		status = run(&sa, &sb, &o);
 	free(sa.path);
 	if (!ra)
 		free(sb.path);

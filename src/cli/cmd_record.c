@@ -252,12 +252,12 @@ static void replay_status(void *ctx, pid_t pid, int st)
 	lk_cli_handle_status(r->c, r->x, r->root, &r->status, &r->done, pid, st);
 }
 
-static int ctl_check(void *ctx, pid_t pid, int json, int why, FILE *out)
+static int ctl_check(void *ctx, const struct lk_control_request *req, FILE *out)
 {
 	struct recording *r = ctx;
 	struct lk_check k = {.collector = r->c, .sup = &r->sup, .replay = replay_status,
 			     .ctx = r};
-	return lk_check_run(&k, pid, json, why, out);
+	return lk_check_run(&k, req, out);
 }
 
 static const struct lk_control_ops record_ops = {

@@ -53,6 +53,8 @@ static const struct lk_cli_opt options[] = {
 	 "do not apply the built-in suppressions\n(docs/suppressions.md)"},
 	{"show-reachable", OPT_SHOW_REACH, NULL, "list the still-reachable blocks at the end too"},
 	{"show-suppressed", OPT_SHOW_SUP, NULL, "list the suppressed leaks at the end"},
+	LK_CLI_OPT_FULL_STACKS,
+	LK_CLI_OPT_COLOR,
 	LK_CLI_OPT_QUIET,
 	LK_CLI_OPT_END,
 };
@@ -88,6 +90,7 @@ static const enum lk_hist_key cost_keys[] = {
 
 struct output {
 	enum format fmt;
+	int color;                 /* --color's choice */
 	enum lk_hist_key cost;
 	struct lk_history *h;
 	struct lk_history_view view;
@@ -104,6 +107,7 @@ static int write_report(FILE *out, void *arg)
 	case FMT_MASSIF: return lk_history_write_massif(o->h, out);
 	case FMT_TEXT: break;
 	}
+	o->view.style.color = lk_cli_color(o->color, lk_cli_out_fd());
 	return lk_history_write_text(o->h, &o->view, out);
 }
 
@@ -118,7 +122,7 @@ int cmd_report(int argc, char **argv)
 	long n;
 	enum lk_hist_key cost = LK_HIST_BY_LEAK;
 	struct lk_cli_parser p;
-	int o_show_sup = 0, o_show_reach = 0;
+	int o_show_sup = 0, o_show_reach = 0, full = 0, color = LK_CLI_COLOR_AUTO;
 
 	lk_cli_parse_init(&p, &lk_cli_report, argc, argv);
 	while ((c = lk_cli_next(&p)) > 0) {
@@ -158,6 +162,11 @@ int cmd_report(int argc, char **argv)
 		case OPT_NO_DEF_SUP: builtin = 0; break;
 		case OPT_SHOW_SUP: o_show_sup = 1; break;
 		case OPT_SHOW_REACH: o_show_reach = 1; break;
+		case LK_CLI_FULL_STACKS: full = 1; break;
+		case LK_CLI_COLOR:
+			if ((color = lk_cli_choice(&p)) < 0)
+				return p.status;
+			break;
 		}
 	}
 	if (c == LK_CLI_STOP)
@@ -172,20 +181,23 @@ int cmd_report(int argc, char **argv)
 
 	struct lk_suppressions sup;
 	lk_suppressions_init(&sup);
-	if (lk_cli_load_suppressions(&sup, builtin, files, n_files))
-		return 1;
 	struct lk_history h;
 	opt.cells = fmt == FMT_HTML;   /* the page's window analysis */
-	if (lk_cli_load_history(input, &opt, &h))
+	if (lk_cli_load_suppressions(&sup, builtin, files, n_files) ||
+	    lk_cli_load_history(input, &opt, &h)) {
+		lk_suppressions_release(&sup);
 		return 1;
-	struct output o = {.fmt = fmt, .cost = cost, .h = &h,
+	}
+	struct output o = {.fmt = fmt, .cost = cost, .h = &h, .color = color,
 			   .view = {.trace = input, .top = top, .show_suppressed = o_show_sup,
-				    .show_reachable = o_show_reach}};
+				    .show_reachable = o_show_reach, .style.full_stacks = full}};
 	struct lk_leak_report leaks = {0};
 	if (lk_history_verdicts_apply(&h)) {
 		/* the page lists every group: it shows the reachable ones on demand */
 		if (lk_history_leaks(&h, &sup, o_show_reach || fmt == FMT_HTML, &leaks)) {
 			lk_cli_error("report: out of memory");
+			lk_suppressions_release(&sup);
+			lk_history_release(&h);
 			return 1;
 		}
 		o.view.leaks = &leaks;

@@ -35,12 +35,19 @@ static const struct lk_cli_opt options[] = {
 	LK_CLI_OPT_FORMAT("text|json|folded|html", "text (default), json (docs/json-leaks.md),\n"
 			  "folded (stacks for flamegraph.pl, speedscope) or\n"
 			  "html (a self-contained page; needs -o)"),
+	LK_CLI_OPT_TOP("allocation sites listed per process in text\n"
+		       "(default 10; 0 = all; a line counts the others;\n"
+		       "JSON lists every site)"),
+	LK_CLI_OPT_FULL_STACKS,
+	LK_CLI_OPT_COLOR,
 	{"no-follow", OPT_NO_FOLLOW, NULL, "trace only PROGRAM: not its forks and execs"},
 	{"suppressions", OPT_SUP, "FILE", "leak:PATTERN lines (LeakSanitizer syntax); repeatable"},
 	{"no-default-suppressions", OPT_NO_DEF_SUP, NULL,
 	 "report runtime allocations kept until exit too"},
 	{"show-suppressed", OPT_SHOW_SUP, NULL, "list the suppressed allocations in the text report"},
-	{"gen-suppressions", OPT_GEN_SUP, NULL, "print a leak:PATTERN line for each reported leak"},
+	{"gen-suppressions", OPT_GEN_SUP, NULL, "print the leak:PATTERN lines that suppress the\n"
+	 "reported leaks, each once: the first frame that\n"
+	 "is not an allocation wrapper"},
 	{"show-reachable", OPT_SHOW_REACH, NULL, "list still-reachable blocks too (always counted)"},
 	{"why", OPT_WHY, NULL, "list still-reachable blocks too, and say for each\n"
 	 "still reachable and possibly lost group what keeps\n"
@@ -101,10 +108,9 @@ struct run_opts {
 	char format;              /* t(ext), j(son), f(olded) */
 	int follow;
 	int default_sup;
-	int show_suppressed;
-	int show_reachable;
+	struct lk_leak_text_opts text;
+	int color;                /* --color's choice */
 	int why;
-	int gen_suppressions;
 	int scan;
 	int frames;
 	int leak_exit;
@@ -138,12 +144,23 @@ static int parse(int argc, char **argv, struct run_opts *o)
 			files[n_files++] = p.value;
 			break;
 		case OPT_NO_DEF_SUP: o->default_sup = 0; break;
-		case OPT_SHOW_SUP: o->show_suppressed = 1; break;
-		case OPT_SHOW_REACH: o->show_reachable = 1; break;
-		case OPT_WHY: o->why = o->show_reachable = 1; break;
+		case LK_CLI_TOP:
+			if ((v = lk_cli_number(&p, 0, 1000000000)) < 0)
+				return -p.status;
+			o->text.top = (size_t)v;
+			break;
+		case LK_CLI_FULL_STACKS: o->text.style.full_stacks = 1; break;
+		case LK_CLI_COLOR:
+			if ((v = lk_cli_choice(&p)) < 0)
+				return -p.status;
+			o->color = (int)v;
+			break;
+		case OPT_SHOW_SUP: o->text.show_suppressed = 1; break;
+		case OPT_SHOW_REACH: o->text.show_reachable = 1; break;
+		case OPT_WHY: o->why = o->text.show_reachable = 1; break;
 		case OPT_SCAN: o->scan = 1; break;
 		case OPT_NO_SCAN: o->scan = 0; break;
-		case OPT_GEN_SUP: o->gen_suppressions = 1; break;
+		case OPT_GEN_SUP: o->text.gen_suppressions = 1; break;
 		case OPT_FRAMES:
 			if ((v = lk_cli_number(&p, 1, 128)) < 0)
 				return -p.status;
@@ -239,12 +256,12 @@ static int ctl_mark(void *ctx, int snapshot, const char *text)
 	return 0;
 }
 
-static int ctl_check(void *ctx, pid_t pid, int json, int why, FILE *out)
+static int ctl_check(void *ctx, const struct lk_control_request *req, FILE *out)
 {
 	struct run_state *r = ctx;
 	struct lk_check k = {.collector = r->c, .sup = &r->o->sup, .replay = replay_status,
 			     .ctx = r};
-	return lk_check_run(&k, pid, json, why, out);
+	return lk_check_run(&k, req, out);
 }
 
 static const struct lk_control_ops run_ops = {
@@ -275,11 +292,11 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, FILE 
 	if (lk_symbolizer_new(&sym) != 0)
 		return lk_cli_close_out(out, -ENOMEM);
 	struct lk_run_result r = {
-		.argv = argv, .show_suppressed = o->show_suppressed,
-		.show_reachable = o->show_reachable, .gen_suppressions = o->gen_suppressions,
+		.argv = argv, .text = o->text,
 		.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
 		.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0,
 	};
+	r.text.style.color = lk_cli_color(o->color, lk_cli_out_fd());
 	r.reports = calloc(c->n_ended + 1, sizeof(*r.reports));
 	r.unreported = calloc(c->n_running + c->n_ended + c->n_born + 1, sizeof(*r.unreported));
 	for (size_t i = 0; r.unreported && i < c->n_running; i++)
@@ -296,7 +313,7 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, FILE 
 			continue;
 		}
 		if (lk_leaks_collect(s, sym, &o->sup, s->pid == root && !s->forked,
-				     o->show_reachable, o->why, &r.reports[r.n_reports]) == 0)
+				     o->text.show_reachable, o->why, &r.reports[r.n_reports]) == 0)
 			*leaked += lk_leak_report_lost(&r.reports[r.n_reports]);
 		r.n_reports++;
 	}
@@ -320,6 +337,7 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, FILE 
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = {.follow = 1, .default_sup = 1, .scan = 1, .frames = 64,
+			      .text.top = LK_LEAK_TEXT_TOP,
 			      .leak_exit = LK_EXIT_LEAKS, .control = 1};
 	lk_suppressions_init(&o.sup);
 	int first = parse(argc, argv, &o);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -163,6 +164,14 @@ int lk_cli_choice(struct lk_cli_parser *p)
 	}
 	p->status = lk_cli_usage_error(p->cmd->name, "unknown %s '%s' (%s)", p->opt->name, v, list);
 	return -1;
+}
+
+int lk_cli_color(int choice, int fd)
+{
+	const char *term = getenv("TERM"), *no = getenv("NO_COLOR");
+	if (choice != LK_CLI_COLOR_AUTO)
+		return choice == LK_CLI_COLOR_ALWAYS;
+	return isatty(fd) && term && *term && strcmp(term, "dumb") && !(no && *no);
 }
 
 int lk_cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -14,7 +14,8 @@
  *     record stop at the first operand (the program's own options follow);
  *   - -h/--help on standard output, status 0;
  *   - the options that several commands have mean the same in each:
- *     -o/--output FILE, -f/--format FMT, --top N, -q/--quiet;
+ *     -o/--output FILE, -f/--format FMT, --top N, -q/--quiet, and for
+ *     the commands that print stacks --color WHEN and --full-stacks;
  *   - a usage error is said in one line "leakscope: CMD: WHAT", followed
  *     by "try 'leakscope help CMD'", and the status is LK_EXIT_USAGE (2).
  */
@@ -42,13 +43,23 @@ struct lk_cli_opt {
 
 enum {
 	LK_CLI_TOP = 256,   /* --top N */
-	LK_CLI_LONG = 257,  /* the first key a command may give a long-only option */
+	LK_CLI_COLOR,       /* --color WHEN */
+	LK_CLI_FULL_STACKS, /* --full-stacks */
+	LK_CLI_LONG = 264,  /* the first key a command may give a long-only option */
 };
 
 /* The options several commands share, the same everywhere. */
 #define LK_CLI_OPT_OUTPUT(help) {"output", 'o', "FILE", help}
 #define LK_CLI_OPT_FORMAT(choices, help) {"format", 'f', choices, help}
 #define LK_CLI_OPT_TOP(help) {"top", LK_CLI_TOP, "N", help}
+#define LK_CLI_OPT_COLOR \
+	{"color", LK_CLI_COLOR, "auto|always|never", "colours in a text report: auto (default) when\n" \
+	 "it goes to a terminal (not TERM=dumb) and\n" \
+	 "NO_COLOR is unset or empty; always; never"}
+#define LK_CLI_OPT_FULL_STACKS \
+	{"full-stacks", LK_CLI_FULL_STACKS, NULL, "show the start-up frames below main (and a\n" \
+	 "thread's start, Go's runtime.main, Rust's\n" \
+	 "std::rt) in text"}
 #define LK_CLI_OPT_QUIET \
 	{"quiet", 'q', NULL, "say nothing on stderr but errors and warnings"}
 #define LK_CLI_OPT_END {NULL, 0, NULL, NULL}
@@ -100,6 +111,13 @@ long lk_cli_number(struct lk_cli_parser *p, long lo, long hi);
 /* The current option's value as an index in its choices ("a|b|c"), or -1
  * after saying "unknown NAME 'V' (a, b or c)" (a usage error). */
 int lk_cli_choice(struct lk_cli_parser *p);
+
+/* --color: the index of its choice (auto, always, never). */
+enum { LK_CLI_COLOR_AUTO, LK_CLI_COLOR_ALWAYS, LK_CLI_COLOR_NEVER };
+/* Whether a text report written to fd gets colours for --color's
+ * choice: auto when fd is a terminal, TERM is set and not "dumb", and
+ * NO_COLOR is unset or empty. */
+int lk_cli_color(int choice, int fd);
 
 /* Say "leakscope: CMD: MESSAGE" and the pointer to the help on stderr;
  * returns LK_EXIT_USAGE. */

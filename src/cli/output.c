@@ -117,6 +117,11 @@ FILE *lk_cli_open_out(const char *path)
 	return f;
 }
 
+int lk_cli_out_fd(void)
+{
+	return cur.fd;
+}
+
 FILE *lk_cli_open_stderr(void)
 {
 	FILE *f = wrap(STDERR_FILENO, 0, "standard error");

@@ -658,7 +658,7 @@ static int threads_of(const struct lk_exit_snapshot *snap, uint64_t exit_sp,
 	}
 	for (size_t t = 0; t < n && snap->vector_counts; t++) {
 		size_t c = snap->vector_counts[t];
-		if (t != gone && v + c <= snap->n_vector_words)
+		if (t != gone && c && v + c <= snap->n_vector_words)
 			memcpy(*regs + k, snap->vector_words + v, c * sizeof(**regs));
 		k += t != gone ? c : 0;
 		v += c;

@@ -101,8 +101,20 @@ static int check_one(const struct lk_check *k, struct lk_session *s,
 	return rc;
 }
 
-int lk_check_run(const struct lk_check *k, pid_t pid, int json, int why, FILE *out)
+/* The text report's options a check request gives. */
+static struct lk_leak_text_opts text_opts(const struct lk_control_request *req)
 {
+	return (struct lk_leak_text_opts){
+		.top = req->top_given ? (size_t)req->top : LK_LEAK_TEXT_TOP,
+		.show_reachable = req->why,
+		.style = {.full_stacks = req->full, .color = req->color},
+	};
+}
+
+int lk_check_run(const struct lk_check *k, const struct lk_control_request *req, FILE *out)
+{
+	pid_t pid = req->pid;
+	int why = req->why;
 	struct lk_collector *c = k->collector;
 	struct lk_symbolizer *sym;
 	lk_error_set(0, "%s", "");
@@ -127,8 +139,9 @@ int lk_check_run(const struct lk_check *k, pid_t pid, int json, int why, FILE *o
 			done++;
 	}
 	if (!rc) {
-		struct lk_run_result r = {.reports = reps, .n_reports = done};
-		if (json)
+		struct lk_run_result r = {.reports = reps, .n_reports = done,
+					  .text = text_opts(req)};
+		if (req->json)
 			lk_leak_write_json(&r, out);
 		else
 			lk_leak_write_text(&r, out);

@@ -13,6 +13,7 @@
 
 #include "analyze/suppress.h"
 #include "collector/collector.h"
+#include "control/protocol.h"
 
 struct lk_check {
 	struct lk_collector *collector;
@@ -25,8 +26,9 @@ struct lk_check {
 
 #define LK_CHECK_STOP_MS 5000 /* every thread must have stopped by then */
 
-/* Check pid (0: every running process of the collector). Returns 0 with
- * the report on out, or a negative code with lk_error_set() detail. */
-int lk_check_run(const struct lk_check *k, pid_t pid, int json, int why, FILE *out);
+/* Check req->pid (0: every running process of the collector), the report
+ * in JSON or in text as req says. Returns 0 with the report on out, or a
+ * negative code with lk_error_set() detail. */
+int lk_check_run(const struct lk_check *k, const struct lk_control_request *req, FILE *out);
 
 #endif

@@ -43,14 +43,22 @@ static int parse_check(char *rest, struct lk_control_request *req)
 			req->json = !strcmp(w, "json");
 			continue;
 		}
-		if (!strcmp(w, "why")) {
-			req->why = 1;
+		if (!strcmp(w, "why") || !strcmp(w, "full") || !strcmp(w, "color")) {
+			*(w[0] == 'w' ? &req->why : w[0] == 'f' ? &req->full : &req->color) = 1;
 			continue;
 		}
 		char *end;
+		if (!strncmp(w, "top=", 4)) {
+			req->top = strtol(w + 4, &end, 10);
+			if (*end || end == w + 4 || req->top < 0 || req->top > 1000000000)
+				return lk_error_set(LK_EUSAGE, "check: bad count '%.40s'", w);
+			req->top_given = 1;
+			continue;
+		}
 		long pid = strtol(w, &end, 10);
 		if (*end || pid <= 0 || pid > 0x3fffffff || req->pid)
-			return lk_error_set(LK_EUSAGE, "check takes [text|json] [why] [PID], not '%.40s'",
+			return lk_error_set(LK_EUSAGE, "check takes [text|json] [why] [full] [color] "
+					    "[top=N] [PID], not '%.40s'",
 					    w);
 		req->pid = (pid_t)pid;
 	}

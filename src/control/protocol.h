@@ -3,7 +3,8 @@
  * one request line per connection, one answer.
  *
  *   request:  identify | mark TEXT | snapshot NAME | start | stop
- *             | check [text|json] [why] [PID]    (then "\n")
+ *             | check [text|json] [why] [full] [color] [top=N] [PID]
+ *                                                (then "\n")
  *   answer:   "ok LEN\n" and LEN bytes of body, or "error MESSAGE\n"
  *
  * Requests are at most LK_CONTROL_LINE_MAX bytes with the newline; texts are
@@ -35,6 +36,10 @@ struct lk_control_request {
 	const char *text;   /* mark, snapshot: points into the parsed line */
 	int json;           /* check */
 	int why;            /* check: say what keeps reachable groups */
+	int full;           /* check, text: the start-up frames too */
+	int color;          /* check, text: ANSI colours */
+	int top_given;      /* check, text: top was said */
+	long top;           /* ... groups per process (0: all) */
 	pid_t pid;          /* check: one process, 0 = every process */
 };
 

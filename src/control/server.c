@@ -154,7 +154,7 @@ static int perform(struct lk_control_server *s, char *line, FILE *f)
 		break;
 	case LK_CTL_CHECK:
 		if (o->check)
-			return o->check(s->ctx, req.pid, req.json, req.why, f);
+			return o->check(s->ctx, &req, f);
 		break;
 	}
 	return lk_error_set(LK_EUSAGE, "'%s' is not supported by this recording (leakscope %s)",

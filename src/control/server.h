@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "control/protocol.h"
+
 struct pollfd;
 
 #define LK_CONTROL_CLIENTS 16
@@ -30,8 +32,8 @@ struct lk_control_ops {
 	int (*identify)(void *ctx, FILE *out);
 	int (*mark)(void *ctx, int snapshot, const char *text);
 	int (*window)(void *ctx, int on);     /* start (1) / stop (0) recording */
-	/* check: pid 0 = every traced process; write the report to out */
-	int (*check)(void *ctx, pid_t pid, int json, int why, FILE *out);
+	/* check: req->pid 0 = every traced process; write the report to out */
+	int (*check)(void *ctx, const struct lk_control_request *req, FILE *out);
 };
 
 struct lk_control_server;

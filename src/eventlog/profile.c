@@ -152,7 +152,7 @@ static int meta_set(struct lk_timeline *tl, const char *key, char *value)
 	for (size_t i = 0; i < tl->n_meta; i++)
 		if (strcmp(tl->meta[i].key, key) == 0) {
 			free(tl->meta[i].value);
-			tl->meta[i].value = value;
+			tl->meta[i] = (struct lk_meta){.key = tl->meta[i].key, .value = value};
 			return 0;
 		}
 	struct lk_meta *m = realloc(tl->meta, (tl->n_meta + 1) * sizeof(*m));
@@ -165,10 +165,22 @@ static int meta_set(struct lk_timeline *tl, const char *key, char *value)
 		return -ENOMEM;
 	}
 	tl->meta = m;
-	m[tl->n_meta].key = k;
-	m[tl->n_meta].value = value;
-	tl->n_meta++;
+	m[tl->n_meta++] = (struct lk_meta){.key = k, .value = value};
 	return 0;
+}
+
+/* A number shown as value, written to JSON as num under name (NULL: key). */
+static int meta_set_num(struct lk_timeline *tl, const char *key, const char *name, char *value,
+			int64_t num)
+{
+	int rc = meta_set(tl, key, value);
+	for (size_t i = 0; rc == 0 && i < tl->n_meta; i++)
+		if (strcmp(tl->meta[i].key, key) == 0) {
+			tl->meta[i].name = name;
+			tl->meta[i].numeric = 1;
+			tl->meta[i].num = num;
+		}
+	return rc;
 }
 
 static int warn(struct lk_timeline *tl, char *text)
@@ -673,7 +685,8 @@ static int on_prof_begin(struct builder *b, const uint8_t *p, size_t len)
 	int rc = meta_set(b->tl, "breakdown", name ? strdup(name)
 				: fmt("unknown (%" PRIu32 ")", b->breakdown));
 	if (rc == 0 && period)
-		rc = meta_set(b->tl, "sampling interval", fmt("%g s", (double)period / 1e9));
+		rc = meta_set_num(b->tl, "sampling interval", "sampling_interval_ns",
+				  fmt("%g s", (double)period / 1e9), (int64_t)period);
 	return rc;
 }
 
@@ -924,10 +937,11 @@ static int finish(struct builder *b)
 		return rc;
 	if (tl->n_markers > 1)
 		qsort(tl->markers, tl->n_markers, sizeof(*tl->markers), by_marker);
-	if (lk_census_count(c) && (rc = meta_set(tl, "censuses", fmt("%zu", lk_census_count(c)))))
+	if (lk_census_count(c) && (rc = meta_set_num(tl, "censuses", NULL,
+			fmt("%zu", lk_census_count(c)), (int64_t)lk_census_count(c))))
 		return rc;
-	if (ns < lk_census_count(c) &&
-	    (rc = meta_set(tl, "points", fmt("%zu, each the mean of %zu censuses", ns, c->stride))))
+	if (ns < lk_census_count(c) && (rc = meta_set_num(tl, "points", NULL,
+			fmt("%zu, each the mean of %zu censuses", ns, c->stride), (int64_t)ns)))
 		return rc;
 	if (c->backwards &&
 	    (rc = warn(tl, fmt("census at %.3f s is earlier than the one before (%.3f s): "

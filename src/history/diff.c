@@ -40,6 +40,8 @@ int lk_tdiff_within(const struct lk_history *h, struct lk_tdiff *d)
 	d->exact = 1;
 	d->t_a = lk_history_seconds(h, h->from_t);
 	d->t_b = lk_history_seconds(h, h->to_t);
+	d->ns_a = lk_history_ns(h, h->from_t);
+	d->ns_b = lk_history_ns(h, h->to_t);
 	d->rows = calloc(h->n_sites ? h->n_sites : 1, sizeof(*d->rows));
 	if (!d->rows)
 		return -ENOMEM;
@@ -156,6 +158,8 @@ int lk_tdiff_between(const struct lk_history *a, const struct lk_history *b, str
 	memset(d, 0, sizeof(*d));
 	d->t_a = lk_history_seconds(a, a->to_t);
 	d->t_b = lk_history_seconds(b, b->to_t);
+	d->ns_a = lk_history_ns(a, a->to_t);
+	d->ns_b = lk_history_ns(b, b->to_t);
 	size_t cap = a->n_sites + b->n_sites, n = 0;
 	struct keyed *v = calloc(cap ? cap : 1, sizeof(*v));
 	d->rows = calloc(cap ? cap : 1, sizeof(*d->rows));

@@ -27,6 +27,7 @@ struct lk_tdiff {
 	int exact;                      /* 1: one trace, per block */
 	const char *a, *b;              /* the points as given */
 	double t_a, t_b;                /* seconds in their traces */
+	uint64_t ns_a, ns_b;            /* the same in nanoseconds */
 	struct lk_tdiff_row *rows;      /* largest |added - removed| bytes first */
 	size_t n_rows;
 	uint64_t added_bytes, added_objects, removed_bytes, removed_objects;

@@ -25,6 +25,11 @@ double lk_history_seconds(const struct lk_history *h, uint64_t t)
 	return lk_trace_seconds(&h->meta, t);
 }
 
+uint64_t lk_history_ns(const struct lk_history *h, uint64_t t)
+{
+	return t * (h->meta.tick_ns ? h->meta.tick_ns : 1000);
+}
+
 static uint64_t ticks_of(const struct lk_history *h, double seconds)
 {
 	double tick = h->meta.tick_ns ? h->meta.tick_ns : 1000;

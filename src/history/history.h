@@ -220,6 +220,8 @@ void lk_history_release(struct lk_history *h);
 
 /* Seconds of a time in ticks. */
 double lk_history_seconds(const struct lk_history *h, uint64_t t);
+/* Nanoseconds of a time in ticks, exactly. */
+uint64_t lk_history_ns(const struct lk_history *h, uint64_t t);
 
 enum lk_hist_key {
 	LK_HIST_BY_LIVE,           /* live bytes at the end */

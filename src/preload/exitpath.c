@@ -9,7 +9,17 @@
  * interposer sees: main is wrapped through __libc_start_main). The scan
  * reads that thread's stack from there up (collector/scan.c), as
  * LeakSanitizer does since its exit_atexit_stale_stack test.
+ *
+ * The other end of that stack has stale words too: the dynamic linker's
+ * start-up ran on it before the program's _start, and its dead frames hold
+ * pointers into the mapping of /etc/ld.so.cache, unmapped since, whose
+ * addresses a later mmap (a large malloc block) may take. The frames of
+ * __libc_start_main and of main are laid over them, and a slot they never
+ * write would keep such a word for the scan to take as a reference. So
+ * the wrapper of __libc_start_main zeroes the dead stack below it first.
  */
+#include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -51,11 +61,33 @@ static __attribute__((noinline)) int main_then_note(int argc, char **argv, char 
 	return rc;
 }
 
+#define STARTUP_SCRUB (64 * 1024)  /* deeper than the dynamic linker's start-up */
+#define STACK_MARGIN (64 * 1024)   /* left to the program under a small stack limit */
+
+static __attribute__((noinline)) void zero_below(size_t n)
+{
+	explicit_bzero(__builtin_alloca(n), n);
+}
+
+/* Zero the dead stack below the caller, within the stack's limit. */
+static void scrub_startup_stack(const void *stack_end)
+{
+	size_t used = (size_t)((const char *)stack_end - (const char *)__builtin_frame_address(0));
+	size_t n = STARTUP_SCRUB;
+	struct rlimit r;
+	if (getrlimit(RLIMIT_STACK, &r) == 0 && r.rlim_cur != RLIM_INFINITY) {
+		if (r.rlim_cur < used + n + STACK_MARGIN)
+			return;
+	}
+	zero_below(n);
+}
+
 EXPORT int __libc_start_main(main_fn main, int argc, char **argv, void (*init)(void),
 			     void (*fini)(void), void (*rtld_fini)(void), void *stack_end)
 {
 	if (!lk_real.libc_start_main)
 		lk_real_resolve();
+	scrub_startup_stack(stack_end);
 	real_main = main;
 	return lk_real.libc_start_main(main_then_note, argc, argv, init, fini, rtld_fini,
 				       stack_end);

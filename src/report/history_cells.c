@@ -3,7 +3,8 @@
  * HTML page's data, from which report.js recomputes any window between two
  * sample times:
  *
- *   "cells": {"t": [seconds...],              end of each interval; the last
+ *   "cells": {"t": [seconds...],              end of each interval (to the
+ *                                             nanosecond); the last
  *                                             is the window's end
  *             "sites": [[site, a, f, blocks, bytes, a, f, ...], ...]}
  *
@@ -22,11 +23,11 @@ static void times_json(FILE *f, const struct lk_history *h)
 	for (size_t j = 0; j < h->sampler.due; j++) {
 		if (j)
 			putc(',', f);
-		lk_json_number(f, h->times[j]);
+		lk_json_fixed(f, h->times[j], 9);
 	}
 	if (h->sampler.due)
 		putc(',', f);
-	lk_json_number(f, lk_history_seconds(h, h->to_t));
+	lk_json_fixed(f, (double)lk_history_ns(h, h->to_t) / 1e9, 9);
 	putc(']', f);
 }
 

@@ -32,6 +32,12 @@ static char *site_label(const struct lk_hist_site *s)
 	return lk_html_site_label(s->frames, s->n_frames, s->id);
 }
 
+/* A time in ticks as seconds to the nanosecond (what report.js reads). */
+static void seconds(FILE *f, const struct lk_history *h, uint64_t t)
+{
+	lk_json_fixed(f, (double)lk_history_ns(h, t) / 1e9, 9);
+}
+
 static int copy_frames(struct lk_band *b, const struct lk_hist_site *s)
 {
 	b->frames = calloc(s->n_frames ? s->n_frames : 1, sizeof(*b->frames));
@@ -255,7 +261,7 @@ static void verdicts(FILE *f, const struct lk_leak_report *r)
 static void summary(FILE *f, const struct lk_history *h)
 {
 	fprintf(f, ",\"summary\":{\"peak\":%" PRIu64 ",\"peakT\":", h->peak_bytes);
-	lk_json_number(f, lk_history_seconds(h, h->peak_t));
+	seconds(f, h, h->peak_t);
 	fprintf(f, ",\"final\":%" PRIu64 ",\"finalN\":%" PRIu64 ",\"leaked\":%" PRIu64
 		",\"leakedN\":%" PRIu64 ",\"allocs\":%" PRIu64 ",\"frees\":%" PRIu64
 		",\"bytes\":%" PRIu64 ",\"temporaries\":%" PRIu64 ",\"rssPeak\":",
@@ -266,7 +272,7 @@ static void summary(FILE *f, const struct lk_history *h)
 	else
 		fputs("null", f);
 	fputs(",\"rssPeakT\":", f);
-	lk_json_number(f, lk_history_seconds(h, h->rss_peak_t));
+	seconds(f, h, h->rss_peak_t);
 	putc('}', f);
 }
 
@@ -303,9 +309,9 @@ static int extra(FILE *f, void *arg)
 		char *label = site_label(s);
 		fprintf(f, "%s{\"b\":%" PRIu64 ",\"n\":%" PRIu64 ",\"t0\":", i ? ",\n" : "", s->win_bytes,
 			s->win_count);
-		lk_json_number(f, lk_history_seconds(h, s->win_first));
+		seconds(f, h, s->win_first);
 		fputs(",\"t1\":", f);
-		lk_json_number(f, lk_history_seconds(h, s->win_last));
+		seconds(f, h, s->win_last);
 		fputs(",\"label\":", f);
 		lk_json_string(f, label ? label : "?");
 		fputs(",\"f\":", f);
@@ -321,7 +327,7 @@ static int extra(FILE *f, void *arg)
 	for (size_t i = 0; i < h->n_candidates; i++) {
 		const struct lk_hist_candidate *c = &h->candidates[i];
 		fputs(i ? ",[" : "[", f);
-		lk_json_number(f, lk_history_seconds(h, c->t));
+		seconds(f, h, c->t);
 		lk_json_uint(f, ',', c->size);
 		lk_json_uint(f, ',', rank[c->site]);
 		putc(']', f);

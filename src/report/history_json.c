@@ -1,7 +1,8 @@
 /*
  * history_json.c - `leakscope report --format json`: the analysis of a
- * trace, schema leakscope-trace-report/1 (docs/json-trace-report.md).
+ * trace, schema leakscope-trace-report/2 (docs/json-trace-report.md).
  * Every list holds site objects of the same shape, in its own order.
+ * Times are integer nanoseconds since the trace started, bytes integers.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,15 +12,15 @@
 #include "report/leak_report.h"
 #include "report/json.h"
 
-static void num(FILE *out, const char *key, double v)
-{
-	fprintf(out, ",\"%s\":", key);
-	lk_json_number(out, v);
-}
-
 static void u64(FILE *out, const char *key, uint64_t v)
 {
 	fprintf(out, ",\"%s\":%" PRIu64, key, v);
+}
+
+/* A time in ticks, as "key":nanoseconds. */
+static void ns(FILE *out, const char *key, const struct lk_history *h, uint64_t t)
+{
+	u64(out, key, lk_history_ns(h, t));
 }
 
 static void site_json(FILE *out, const struct lk_history *h, const struct lk_hist_site *s,
@@ -37,23 +38,17 @@ static void site_json(FILE *out, const struct lk_history *h, const struct lk_his
 	u64(out, "leaked_bytes", s->win_bytes);
 	u64(out, "leaked_objects", s->win_count);
 	if (s->win_count) {
-		num(out, "first_alloc_s", lk_history_seconds(h, s->win_first));
-		num(out, "last_alloc_s", lk_history_seconds(h, s->win_last));
+		ns(out, "first_alloc_ns", h, s->win_first);
+		ns(out, "last_alloc_ns", h, s->win_last);
 	}
-	const struct lk_band_stats *st = lk_history_site_stats(h, s);
-	fputs(",\"growth\":{\"integrated\":", out);
-	lk_json_number(out, st->integrated);
-	num(out, "peak", st->peak);
-	num(out, "mean", st->mean);
-	num(out, "stddev", st->stddev);
-	num(out, "intercept", st->intercept);
-	num(out, "slope", st->slope);
-	num(out, "fit", st->fit);
-	fputs("},\"per_mark\":", out);
+	fputs(",\"growth\":", out);
+	lk_json_band_stats(out, lk_history_site_stats(h, s));
+	fputs(",\"per_mark\":", out);
 	if (h->win_marks >= 2) {
 		fputs("{\"bytes\":", out);
-		lk_json_number(out, s->per_mark);
-		num(out, "fit", s->per_mark_fit);
+		lk_json_fixed(out, s->per_mark, LK_JSON_RATE_DECIMALS);
+		fputs(",\"fit\":", out);
+		lk_json_fixed(out, s->per_mark_fit, LK_JSON_FIT_DECIMALS);
 		putc('}', out);
 	} else {
 		fputs("null", out);
@@ -63,7 +58,8 @@ static void site_json(FILE *out, const struct lk_history *h, const struct lk_his
 		for (uint32_t j = 0; j < h->sampler.due; j++) {
 			if (j)
 				putc(',', out);
-			lk_json_number(out, s->series.v && j < s->series.n ? s->series.v[j] : 0);
+			lk_json_fixed(out, s->series.v && j < s->series.n ? s->series.v[j] : 0,
+				      LK_JSON_BYTES_DECIMALS);
 		}
 		putc(']', out);
 	}
@@ -96,20 +92,19 @@ static void names(FILE *out, const char *key, const char *field,
 {
 	fprintf(out, ",\n\"%s\":[", key);
 	for (size_t i = 0; i < n; i++) {
-		fputs(i ? ",{\"t\":" : "{\"t\":", out);
-		lk_json_number(out, lk_history_seconds(h, v[i].t));
-		fprintf(out, ",\"%s\":", field);
+		fprintf(out, "%s{\"t_ns\":%" PRIu64 ",\"%s\":", i ? "," : "",
+			lk_history_ns(h, v[i].t), field);
 		lk_json_string(out, v[i].text);
 		putc('}', out);
 	}
 	putc(']', out);
 }
 
-static void point(FILE *out, const char *key, const struct lk_point *p, double t)
+static void point(FILE *out, const char *key, const struct lk_point *p, uint64_t t_ns)
 {
 	fprintf(out, "\"%s\":{\"point\":", key);
 	lk_json_string(out, p->spec);
-	num(out, "t", t);
+	u64(out, "t_ns", t_ns);
 	putc('}', out);
 }
 
@@ -121,7 +116,8 @@ static void header(FILE *out, const struct lk_history *h, const struct lk_histor
 	lk_json_string(out, h->program);
 	u64(out, "pid", h->meta.pid);
 	u64(out, "start_ns", h->meta.start_ns);
-	fprintf(out, ",\"format_version\":\"%u.%u\"", h->meta.version, h->meta.minor);
+	fprintf(out, ",\"format_version\":{\"major\":%u,\"minor\":%u}", h->meta.version,
+		h->meta.minor);
 	fprintf(out, ",\"truncated\":%s,\"warnings\":[", h->truncated ? "true" : "false");
 	for (size_t i = 0; i < h->n_warnings; i++) {
 		if (i)
@@ -135,30 +131,29 @@ static void header(FILE *out, const struct lk_history *h, const struct lk_histor
 	else
 		fputs("null", out);
 	fputs(",\n\"window\":{", out);
-	point(out, "from", &h->opt.from, lk_history_seconds(h, h->from_t));
+	point(out, "from", &h->opt.from, lk_history_ns(h, h->from_t));
 	putc(',', out);
-	point(out, "to", &h->opt.to, lk_history_seconds(h, h->to_t));
+	point(out, "to", &h->opt.to, lk_history_ns(h, h->to_t));
 	putc('}', out);
 }
 
 static void summary(FILE *out, const struct lk_history *h)
 {
-	fputs(",\n\"summary\":{\"duration_s\":", out);
-	lk_json_number(out, lk_history_seconds(h, h->t_end));
+	fprintf(out, ",\n\"summary\":{\"duration_ns\":%" PRIu64, lk_history_ns(h, h->t_end));
 	u64(out, "events", h->events);
 	u64(out, "allocations", h->allocs);
 	u64(out, "frees", h->frees);
 	u64(out, "unmatched_frees", h->unmatched_frees);
 	u64(out, "bytes_allocated", h->bytes_allocated);
 	u64(out, "peak_live_bytes", h->peak_bytes);
-	num(out, "peak_t", lk_history_seconds(h, h->peak_t));
+	ns(out, "peak_t_ns", h, h->peak_t);
 	u64(out, "final_live_bytes", h->final_bytes);
 	u64(out, "final_live_objects", h->final_count);
 	if (h->n_samples_rss) {
 		u64(out, "rss_peak_bytes", h->rss_peak);
-		num(out, "rss_peak_t", lk_history_seconds(h, h->rss_peak_t));
+		ns(out, "rss_peak_t_ns", h, h->rss_peak_t);
 	} else {
-		fputs(",\"rss_peak_bytes\":null,\"rss_peak_t\":null", out);
+		fputs(",\"rss_peak_bytes\":null,\"rss_peak_t_ns\":null", out);
 	}
 	u64(out, "temporary_allocations", h->temporaries);
 	u64(out, "leaked_bytes", h->win_bytes);
@@ -194,9 +189,9 @@ static void candidates(FILE *out, const struct lk_history *h)
 	fprintf(out, ",\n\"leak_candidates\":{\"blocks\":%" PRIu64 ",\"shown\":%zu,\"points\":[",
 		h->win_count, h->n_candidates);
 	for (size_t i = 0; i < h->n_candidates; i++) {
-		fputs(i ? ",[" : "[", out);
-		lk_json_number(out, lk_history_seconds(h, h->candidates[i].t));
-		fprintf(out, ",%" PRIu64 ",%" PRIu32 "]", h->candidates[i].size, h->candidates[i].site);
+		fprintf(out, "%s[%" PRIu64 ",%" PRIu64 ",%" PRIu32 "]", i ? "," : "",
+			lk_history_ns(h, h->candidates[i].t), h->candidates[i].size,
+			h->candidates[i].site);
 	}
 	fputs("]}", out);
 }
@@ -214,13 +209,8 @@ int lk_history_write_json(const struct lk_history *h, const struct lk_history_vi
 	summary(out, h);
 	names(out, "markers", "text", h, h->marks, h->n_marks);
 	names(out, "snapshots", "name", h, h->snapshots, h->n_snapshots);
-	fputs(",\n\"times\":[", out);
-	for (uint32_t j = 0; j < h->sampler.due; j++) {
-		if (j)
-			putc(',', out);
-		lk_json_number(out, h->times[j]);
-	}
-	putc(']', out);
+	fputs(",\n\"times_ns\":", out);
+	lk_json_fixed_array(out, h->times, h->sampler.due, LK_JSON_NS_PER_S, 0);
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
 		if ((rc = site_list(out, h, lists[i].name, lists[i].key, v->top,
 				    lists[i].key == LK_HIST_BY_GROWTH)))

@@ -14,9 +14,10 @@
 #include "analyze/leaks.h"
 #include "history/diff.h"
 #include "history/history.h"
+#include "report/text_style.h"
 
-#define LK_TRACE_REPORT_SCHEMA "leakscope-trace-report/1"
-#define LK_TRACE_DIFF_SCHEMA "leakscope-trace-diff/1"
+#define LK_TRACE_REPORT_SCHEMA "leakscope-trace-report/2"
+#define LK_TRACE_DIFF_SCHEMA "leakscope-trace-diff/2"
 
 struct lk_history_view {
 	const char *trace;          /* the path, as given */
@@ -25,6 +26,7 @@ struct lk_history_view {
 				     * them (history/verdicts.h); NULL when
 				     * the window ends before the trace */
 	int show_suppressed, show_reachable;  /* in text, as for `run` */
+	struct lk_text_style style; /* in text */
 };
 
 int lk_history_write_text(const struct lk_history *h, const struct lk_history_view *v, FILE *out);
@@ -45,7 +47,8 @@ int lk_history_flame_json(FILE *f, const struct lk_history *h);
  * history kept them (opt.cells). */
 int lk_history_cells_json(FILE *f, const struct lk_history *h);
 
-int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out);
+int lk_tdiff_write_text(const struct lk_tdiff *d, int top, const struct lk_text_style *st,
+			FILE *out);
 int lk_tdiff_write_json(const struct lk_tdiff *d, FILE *out);
 /* The self-contained page (tdiff_html.c, docs/html-report.md). */
 int lk_tdiff_write_html(const struct lk_tdiff *d, FILE *out);

@@ -16,10 +16,11 @@
 
 typedef void (*row_fn)(FILE *out, const struct lk_history *h, const struct lk_hist_site *s);
 
-static int section(FILE *out, const struct lk_history *h, const char *title, enum lk_hist_key key,
-		   int top, row_fn row)
+static int section(FILE *out, const struct lk_history *h, const struct lk_history_view *v,
+		   const char *title, enum lk_hist_key key, row_fn row)
 {
 	size_t *idx, n;
+	int top = v->top;
 	int rc = lk_history_rank(h, key, top > 0 ? (size_t)top : 0, &idx, &n);
 	if (rc)
 		return rc;
@@ -34,8 +35,10 @@ static int section(FILE *out, const struct lk_history *h, const char *title, enu
 		if ((rc = lk_history_symbolize(h, s)))
 			break;
 		row(out, h, s);
-		lk_text_frames(out, "      ", s->frames, s->n_frames);
+		lk_text_frames(out, "      ", s->frames, s->n_frames, &v->style);
 	}
+	if (!rc && top > 0 && n > (size_t)top)
+		lk_text_more_sites(out, "  ", n - (size_t)top, &v->style);
 	free(idx);
 	return rc;
 }
@@ -141,23 +144,25 @@ int lk_history_write_text(const struct lk_history *h, const struct lk_history_vi
 		fprintf(out, "\nLeaks: blocks allocated from %.6g s (%s) and not freed when the "
 			"process ended\n", lk_history_seconds(h, h->from_t),
 			h->opt.from.spec ? h->opt.from.spec : "start");
-		lk_leak_write_process_text(out, v->leaks, v->top > 0 ? (size_t)v->top : 0,
-					   v->show_suppressed, v->show_reachable, 0);
+		struct lk_leak_text_opts o = {.top = v->top > 0 ? (size_t)v->top : 0,
+					      .show_suppressed = v->show_suppressed,
+					      .show_reachable = v->show_reachable, .style = v->style};
+		lk_leak_write_process_text(out, v->leaks, &o);
 	} else {
 		snprintf(title, sizeof(title), "Not freed: allocated from %.6g s (%s) to %.6g s "
 			 "(%s), still live then: %s bytes in %" PRIu64 " objects",
 			 lk_history_seconds(h, h->from_t), h->opt.from.spec ? h->opt.from.spec : "start",
 			 lk_history_seconds(h, h->to_t), h->opt.to.spec ? h->opt.to.spec : "end",
 			 lk_grouped(h->win_bytes, b, sizeof(b)), h->win_count);
-		rc = section(out, h, title, LK_HIST_BY_LEAK, v->top, row_leak);
+		rc = section(out, h, v, title, LK_HIST_BY_LEAK, row_leak);
 	}
 	if (rc ||
-	    (rc = section(out, h, "Live at the peak", LK_HIST_BY_PEAK, v->top, row_peak)) ||
-	    (rc = section(out, h, "Growing sites (slope of live bytes)", LK_HIST_BY_GROWTH, v->top, row_growth)) ||
-	    (rc = section(out, h, "Temporary allocations", LK_HIST_BY_TEMPORARIES, v->top, row_temp)) ||
-	    (rc = section(out, h, "Top sites by live bytes at the end", LK_HIST_BY_LIVE, v->top, row_live)) ||
-	    (rc = section(out, h, "Top sites by allocations", LK_HIST_BY_ALLOCS, v->top, row_allocs)) ||
-	    (rc = section(out, h, "Top sites by bytes allocated", LK_HIST_BY_BYTES, v->top, row_allocs)))
+	    (rc = section(out, h, v, "Live at the peak", LK_HIST_BY_PEAK, row_peak)) ||
+	    (rc = section(out, h, v, "Growing sites (slope of live bytes)", LK_HIST_BY_GROWTH, row_growth)) ||
+	    (rc = section(out, h, v, "Temporary allocations", LK_HIST_BY_TEMPORARIES, row_temp)) ||
+	    (rc = section(out, h, v, "Top sites by live bytes at the end", LK_HIST_BY_LIVE, row_live)) ||
+	    (rc = section(out, h, v, "Top sites by allocations", LK_HIST_BY_ALLOCS, row_allocs)) ||
+	    (rc = section(out, h, v, "Top sites by bytes allocated", LK_HIST_BY_BYTES, row_allocs)))
 		return rc;
 	size_classes(out, h);
 	return fflush(out) || ferror(out) ? -EIO : 0;

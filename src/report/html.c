@@ -102,7 +102,7 @@ static void json_num(FILE *f, double v, int digits)
 	else if (v == 0)
 		fputs(signbit(v) ? "-0" : "0", f);
 	else if (v == floor(v) && fabs(v) < 1e15)
-		lk_json_number(f, v);
+		lk_json_fixed(f, v, 0);
 	else
 		fprintf(f, "%.*g", digits, v);
 }

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "analyze/timeline.h"
-#include "report/dtoa.h"
 #include "report/json.h"
 
 /* Length of the valid UTF-8 sequence at s, or 0. */
@@ -123,58 +122,72 @@ static void put_digits(char *buf, uint64_t u, int width)
 		*--p = (char)('0' + u % 10);
 }
 
-/* The text of v at buf (NUMBER_MAX bytes, no terminator); its length.
- * Numbers are most of a timeline's JSON: bytes (integers) and times
- * (nanoseconds in seconds) are written exactly without printf. A time is
- * written as the decimal k / 10^9 when the double nearest that decimal is
- * v itself, so that it reads back as v. Anything else: the shortest text
- * that reads back as v (lk_dtoa). */
-#define NUMBER_MAX LK_DTOA_MAX
-static inline __attribute__((always_inline)) size_t format_number(char *buf, double v)
+static const uint64_t pow10_u[10] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+};
+
+#define NUMBER_MAX 32   /* bytes of a number's text */
+
+/* Small non-negative integers, most of a heap profile's numbers (its
+ * bands' bytes), in 32-bit arithmetic; 0 when v is not one. */
+static inline __attribute__((always_inline)) size_t format_small(char *buf, double v)
 {
-	int64_t k;
-	uint64_t u, frac = 0;
-	if (v >= 0 && v < 10000 && v == (double)(uint32_t)v) {
-		/* the most common, as a heap profile's bands are most of its
-		 * numbers: a few digits, in 32-bit arithmetic */
-		uint32_t s = (uint32_t)v;
-		if (s < 10)
-			return buf[0] = (char)('0' + s), 1;
-		if (s < 100)
-			return memcpy(buf, pairs + 2 * s, 2), 2;
-		if (s < 1000) {
-			buf[0] = (char)('0' + s / 100);
-			memcpy(buf + 1, pairs + 2 * (s % 100), 2);
-			return 3;
-		}
-		memcpy(buf, pairs + 2 * (s / 100), 2);
-		memcpy(buf + 2, pairs + 2 * (s % 100), 2);
-		return 4;
+	if (!(v >= 0 && v < 10000 && v == (double)(uint32_t)v))
+		return 0;
+	uint32_t s = (uint32_t)v;
+	if (s < 10)
+		return buf[0] = (char)('0' + s), 1;
+	if (s < 100)
+		return memcpy(buf, pairs + 2 * s, 2), 2;
+	if (s < 1000) {
+		buf[0] = (char)('0' + s / 100);
+		memcpy(buf + 1, pairs + 2 * (s % 100), 2);
+		return 3;
 	}
+	memcpy(buf, pairs + 2 * (s / 100), 2);
+	memcpy(buf + 2, pairs + 2 * (s % 100), 2);
+	return 4;
+}
+
+/* The text of v rounded to `decimals` places (0..9) at buf (NUMBER_MAX
+ * bytes, no terminator); its length. Integer arithmetic from the rounded
+ * value (to nearest, ties to even as printf), so that no binary noise
+ * shows: 0.1 + 0.2 to 4 places is "0.3".
+ * No trailing zeros, no "-0"; null when not finite. Where the decimals do
+ * not fit a 64-bit integer (|v| * 10^decimals >= 9e18), v rounded to an
+ * integer; from 9e18 on, 15 significant digits. */
+static inline __attribute__((always_inline)) size_t format_fixed(char *buf, double v,
+								 int decimals)
+{
+	size_t small = format_small(buf, v);
+	if (small)
+		return small;
 	if (!isfinite(v)) {
 		memcpy(buf, "null", 4);
 		return 4;
 	}
-	if (fabs(v) < 9e15 && v == (double)(int64_t)v) {
-		k = (int64_t)v;
-		u = k < 0 ? -(uint64_t)k : (uint64_t)k;
-	} else if (fabs(v) < 9e6 && (k = llround(v * 1e9), (double)k / 1e9 == v)) {
-		u = k < 0 ? -(uint64_t)k : (uint64_t)k;
-		frac = u % 1000000000u;
-		u /= 1000000000u;
-	} else {
-		return lk_dtoa(v, buf);
+	if (decimals < 0 || decimals > 9)
+		decimals = decimals < 0 ? 0 : 9;
+	double scaled = v * (double)pow10_u[decimals];
+	if (fabs(scaled) >= 9e18) {   /* no room for decimals: an integer */
+		if (fabs(v) >= 9e18)
+			return (size_t)snprintf(buf, NUMBER_MAX, "%.15g", v);
+		decimals = 0;
+		scaled = v;
 	}
+	int64_t k = llrint(scaled);   /* one instruction; ties to even */
+	uint64_t u = k < 0 ? -(uint64_t)k : (uint64_t)k;
+	uint64_t whole = u / pow10_u[decimals], frac = u % pow10_u[decimals];
 	size_t n = 0;
 	if (k < 0)
 		buf[n++] = '-';
-	int w = digit_count(u);
-	put_digits(buf + n, u, w);
+	int w = digit_count(whole);
+	put_digits(buf + n, whole, w);
 	n += (size_t)w;
 	if (frac) {
-		int width = 9;
+		int width = decimals;
 		while (frac % 10 == 0)
-			frac /= 10, width--;  /* no trailing zeros */
+			frac /= 10, width--;
 		buf[n++] = '.';
 		put_digits(buf + n, frac, width);
 		n += (size_t)width;
@@ -192,13 +205,13 @@ void lk_json_uint(FILE *out, char sep, uint64_t u)
 	fwrite(buf, 1, k + (size_t)n, out);
 }
 
-void lk_json_number(FILE *out, double v)
+void lk_json_fixed(FILE *out, double v, int decimals)
 {
 	char buf[NUMBER_MAX];
-	fwrite(buf, 1, format_number(buf, v), out);
+	fwrite(buf, 1, format_fixed(buf, v, decimals), out);
 }
 
-void lk_json_numbers(FILE *out, const double *v, size_t n)
+void lk_json_fixed_array(FILE *out, const double *v, size_t n, double scale, int decimals)
 {
 	char buf[8192];
 	size_t k = 0;
@@ -210,35 +223,39 @@ void lk_json_numbers(FILE *out, const double *v, size_t n)
 		}
 		if (i)
 			buf[k++] = ',';
-		k += format_number(buf + k, v[i]);
+		k += format_fixed(buf + k, v[i] * scale, decimals);
 	}
 	buf[k++] = ']';
 	fwrite(buf, 1, k, out);
 }
 
-void lk_json_number_fields(FILE *out, const char *const *keys, const double *v, size_t n)
+void lk_json_ident(FILE *out, const char *name)
 {
-	enum { KEY_MAX = 32 };
-	char buf[1024];
-	size_t k = 0;
-	buf[k++] = '{';
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strnlen(keys[i], KEY_MAX);
-		if (k > sizeof(buf) - NUMBER_MAX - KEY_MAX - 5) {
-			fwrite(buf, 1, k, out);
-			k = 0;
-		}
-		if (i)
-			buf[k++] = ',';
-		buf[k++] = '"';
-		memcpy(buf + k, keys[i], len);
-		k += len;
-		buf[k++] = '"';
-		buf[k++] = ':';
-		k += format_number(buf + k, v[i]);
+	putc('"', out);
+	for (const char *p = name ? name : ""; *p; p++) {
+		char c = *p;
+		int ident = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			    (c >= '0' && c <= '9') || c == '_';
+		putc(ident ? c : '_', out);
 	}
-	buf[k++] = '}';
-	fwrite(buf, 1, k, out);
+	putc('"', out);
+}
+
+void lk_json_band_stats(FILE *out, const struct lk_band_stats *s)
+{
+	static const char *const keys[] = {"{\"integrated\":", ",\"peak\":", ",\"mean\":",
+					   ",\"stddev\":", ",\"intercept\":", ",\"slope\":",
+					   ",\"fit\":"};
+	const double v[] = {s->integrated, s->peak, s->mean, s->stddev,
+			    s->intercept, s->slope, s->fit};
+	const int decimals[] = {LK_JSON_RATE_DECIMALS, LK_JSON_BYTES_DECIMALS,
+				LK_JSON_BYTES_DECIMALS, LK_JSON_BYTES_DECIMALS,
+				LK_JSON_BYTES_DECIMALS, LK_JSON_RATE_DECIMALS, LK_JSON_FIT_DECIMALS};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		fputs(keys[i], out);
+		lk_json_fixed(out, v[i], decimals[i]);
+	}
+	putc('}', out);
 }
 
 void lk_json_frames(FILE *out, const struct lk_frame_text *f, size_t n)

@@ -2,8 +2,10 @@
  * (docs/json-leaks.md). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 
+#include "analyze/supp_used.h"
 #include "report/json.h"
 #include "report/leak_report.h"
 
@@ -68,6 +70,26 @@ static void leak_list(FILE *out, const char *name, const struct lk_leak *l, size
 		fputs("}", out);
 	}
 	fputs("]", out);
+}
+
+/* "suppressions_used":[{"pattern":...,"source":...,"matches":N,"bytes":N}] */
+static void suppressions_used(FILE *out, const struct lk_leak_report *p)
+{
+	struct lk_supp_use *u;
+	size_t n = 0;
+	if (lk_supp_used(p, &u, &n) != 0)
+		n = 0;
+	fputs(",\"suppressions_used\":[", out);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ",{\"pattern\":" : "{\"pattern\":", out);
+		lk_json_string(out, u[i].pattern);
+		fputs(",\"source\":", out);
+		lk_json_string(out, u[i].source);
+		fprintf(out, ",\"matches\":%" PRIu64 ",\"bytes\":%" PRIu64 "}", u[i].objects,
+			u[i].bytes);
+	}
+	fputs("]", out);
+	free(u);
 }
 
 /* Marks and snapshots, in the order they happened. */
@@ -137,6 +159,7 @@ void lk_leak_write_process_json(FILE *out, const struct lk_leak_report *p)
 	fputs("}", out);
 	leak_list(out, "leaks", p->leaks, p->n_leaks);
 	leak_list(out, "suppressed", p->suppressed, p->n_suppressed);
+	suppressions_used(out, p);
 	marks(out, p);
 	fputs("}", out);
 }

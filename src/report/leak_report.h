@@ -11,6 +11,20 @@
 #include <sys/types.h>
 
 #include "analyze/leaks.h"
+#include "report/text_style.h"
+
+/* What a text leak report shows: the first `top` groups of each process
+ * (0: all; the count of the others is said), the suppressed and the
+ * still-reachable groups, suppressions for what was reported, and how. */
+#define LK_LEAK_TEXT_TOP 10   /* groups per process a text report lists by default */
+
+struct lk_leak_text_opts {
+	size_t top;
+	int show_suppressed;
+	int show_reachable;
+	int gen_suppressions;           /* leak:PATTERN lines for what was reported */
+	struct lk_text_style style;
+};
 
 /* A process without a report, and why (docs/json-leaks.md, "unreported"). */
 enum lk_unreported_why {
@@ -35,17 +49,20 @@ struct lk_run_result {
 	size_t n_reports;
 	struct lk_unreported *unreported;
 	size_t n_unreported;
-	int show_suppressed;
-	int show_reachable;
-	int gen_suppressions;           /* print leak:PATTERN lines for what was reported */
+	struct lk_leak_text_opts text;  /* the text report's */
 };
 
 void lk_leak_write_text(const struct lk_run_result *r, FILE *out);
-/* One process's report, in text (the first `top` leak groups; 0: all)
+/* --gen-suppressions (gen_supp.c): the leak:PATTERN lines that suppress
+ * every group r reports lost, each pattern once, in the order of the
+ * groups; nothing when there is none. */
+void lk_leak_write_suppressions(const struct lk_run_result *r, FILE *out);
+/* One process's report, in text (o->gen_suppressions is left to
+ * lk_leak_write_text, which says each pattern once for every process)
  * and as a JSON object (an element of the "processes" of
- * docs/json-leaks.md). */
-void lk_leak_write_process_text(FILE *out, const struct lk_leak_report *p, size_t top,
-				int show_suppressed, int show_reachable, int gen_suppressions);
+ * docs/json-leaks.md): the JSON lists every group, whatever top says. */
+void lk_leak_write_process_text(FILE *out, const struct lk_leak_report *p,
+				const struct lk_leak_text_opts *o);
 void lk_leak_write_process_json(FILE *out, const struct lk_leak_report *p);
 void lk_leak_write_json(const struct lk_run_result *r, FILE *out);
 void lk_leak_write_folded(const struct lk_run_result *r, FILE *out);

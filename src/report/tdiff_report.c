@@ -1,5 +1,5 @@
 /* tdiff_report.c - `leakscope diff` as text and as JSON, schema
- * leakscope-trace-diff/1 (docs/json-trace-report.md). */
+ * leakscope-trace-diff/2 (docs/json-trace-report.md). */
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
@@ -13,8 +13,15 @@ static const char *plural(uint64_t n)
 	return n == 1 ? "" : "s";
 }
 
-int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out)
+static int changed(const struct lk_tdiff_row *r)
 {
+	return r->added_objects || r->removed_objects || r->bytes_a != r->bytes_b;
+}
+
+int lk_tdiff_write_text(const struct lk_tdiff *d, int top, const struct lk_text_style *st,
+			FILE *out)
+{
+	size_t more = 0;
 	char b1[32], b2[32], b3[32], b4[32];
 	fprintf(out, "leakscope diff: %s (%.6g s) -> %s (%.6g s)%s\n", d->a, d->t_a, d->b, d->t_b,
 		d->exact ? "" : ", sites matched by their symbolized stacks");
@@ -27,7 +34,7 @@ int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out)
 		fputs("  no site changed\n", out);
 	for (size_t i = 0; i < d->n_rows && (top <= 0 || i < (size_t)top); i++) {
 		const struct lk_tdiff_row *r = &d->rows[i];
-		if (!r->added_objects && !r->removed_objects && r->bytes_a == r->bytes_b)
+		if (!changed(r))
 			continue;
 		fprintf(out, "\n  +%s bytes in %" PRIu64 " object%s, -%s bytes in %" PRIu64
 			" object%s (live %s -> %s bytes):\n",
@@ -35,8 +42,13 @@ int lk_tdiff_write_text(const struct lk_tdiff *d, int top, FILE *out)
 			plural(r->added_objects), lk_grouped(r->removed_bytes, b2, sizeof(b2)),
 			r->removed_objects, plural(r->removed_objects),
 			lk_grouped(r->bytes_a, b3, sizeof(b3)), lk_grouped(r->bytes_b, b4, sizeof(b4)));
-		lk_text_frames(out, "      ", r->frames, r->n_frames);
+		lk_text_frames(out, "      ", r->frames, r->n_frames, st);
 	}
+	for (size_t i = top > 0 ? (size_t)top : d->n_rows; i < d->n_rows; i++)
+		more += changed(&d->rows[i]);
+	if (more)
+		putc('\n', out);
+	lk_text_more_sites(out, "  ", more, st);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }
 
@@ -52,13 +64,11 @@ int lk_tdiff_write_json(const struct lk_tdiff *d, FILE *out)
 {
 	fputs("{\"schema\":\"" LK_TRACE_DIFF_SCHEMA "\",\"a\":{\"point\":", out);
 	lk_json_string(out, d->a);
-	fputs(",\"t\":", out);
-	lk_json_number(out, d->t_a);
-	fprintf(out, ",\"live_bytes\":%" PRIu64 "},\"b\":{\"point\":", d->bytes_a);
+	fprintf(out, ",\"t_ns\":%" PRIu64 ",\"live_bytes\":%" PRIu64 "},\"b\":{\"point\":",
+		d->ns_a, d->bytes_a);
 	lk_json_string(out, d->b);
-	fputs(",\"t\":", out);
-	lk_json_number(out, d->t_b);
-	fprintf(out, ",\"live_bytes\":%" PRIu64 "},\"exact\":%s", d->bytes_b, d->exact ? "true" : "false");
+	fprintf(out, ",\"t_ns\":%" PRIu64 ",\"live_bytes\":%" PRIu64 "},\"exact\":%s", d->ns_b,
+		d->bytes_b, d->exact ? "true" : "false");
 	fprintf(out, ",\"added_bytes\":%" PRIu64 ",\"added_objects\":%" PRIu64
 		",\"removed_bytes\":%" PRIu64 ",\"removed_objects\":%" PRIu64 ",\n\"sites\":[",
 		d->added_bytes, d->added_objects, d->removed_bytes, d->removed_objects);

@@ -44,17 +44,27 @@ int lk_timeline_diff_write_text(const struct lk_timeline_diff *d, FILE *out, int
 	return ferror(out) ? -EIO : 0;
 }
 
-static void side_stats(FILE *out, const char *name, const struct lk_band_stats *s)
+/* "peak", "integrated", "slope" of a side or of the delta, then the fit
+ * when there is one (NULL: none); precisions of json.h. */
+static void diff_stats(FILE *out, const char *name, double peak, double integrated,
+		       double slope, const double *fit)
 {
 	fprintf(out, ",\"%s\":{\"peak\":", name);
-	lk_json_number(out, s->peak);
+	lk_json_fixed(out, peak, LK_JSON_BYTES_DECIMALS);
 	fputs(",\"integrated\":", out);
-	lk_json_number(out, s->integrated);
+	lk_json_fixed(out, integrated, LK_JSON_RATE_DECIMALS);
 	fputs(",\"slope\":", out);
-	lk_json_number(out, s->slope);
-	fputs(",\"fit\":", out);
-	lk_json_number(out, s->fit);
+	lk_json_fixed(out, slope, LK_JSON_RATE_DECIMALS);
+	if (fit) {
+		fputs(",\"fit\":", out);
+		lk_json_fixed(out, *fit, LK_JSON_FIT_DECIMALS);
+	}
 	putc('}', out);
+}
+
+static void side_stats(FILE *out, const char *name, const struct lk_band_stats *s)
+{
+	diff_stats(out, name, s->peak, s->integrated, s->slope, &s->fit);
 }
 
 int lk_timeline_diff_write_json(const struct lk_timeline_diff *d, FILE *out)
@@ -81,13 +91,10 @@ int lk_timeline_diff_write_json(const struct lk_timeline_diff *d, FILE *out)
 			side_stats(out, "before", &r->before);
 		if (r->side != LK_DIFF_BEFORE_ONLY)
 			side_stats(out, "after", &r->after);
-		fputs(",\"delta\":{\"peak\":", out);
-		lk_json_number(out, r->after.peak - r->before.peak);
-		fputs(",\"integrated\":", out);
-		lk_json_number(out, r->after.integrated - r->before.integrated);
-		fputs(",\"slope\":", out);
-		lk_json_number(out, r->after.slope - r->before.slope);
-		fputs("}}", out);
+		diff_stats(out, "delta", r->after.peak - r->before.peak,
+			   r->after.integrated - r->before.integrated,
+			   r->after.slope - r->before.slope, NULL);
+		putc('}', out);
 	}
 	fputs("]}\n", out);
 	return ferror(out) ? -EIO : 0;

@@ -1,21 +1,29 @@
 /*
- * timeline_json.c - a timeline as JSON, schema "leakscope-timeline/1".
+ * timeline_json.c - a timeline as JSON, schema "leakscope-timeline/2".
  * The schema is docs/json-timeline.md: adding a key is compatible, renaming
- * or removing one needs a new schema version.
+ * or removing one needs a new schema version. Times are integer
+ * nanoseconds, bytes integers, keys identifiers.
  */
 #include <errno.h>
-#include <math.h>
+#include <inttypes.h>
 
 #include "report/json.h"
 #include "report/timeline_report.h"
 
-static void stats(FILE *out, const struct lk_band_stats *s)
+/* Seconds as integer nanoseconds. */
+static void ns(FILE *out, double seconds)
 {
-	static const char *const keys[] = {"integrated", "peak", "mean", "stddev",
-					   "intercept", "slope", "fit"};
-	const double v[] = {s->integrated, s->peak, s->mean, s->stddev,
-			    s->intercept, s->slope, s->fit};
-	lk_json_number_fields(out, keys, v, sizeof(v) / sizeof(v[0]));
+	lk_json_fixed(out, seconds * LK_JSON_NS_PER_S, 0);
+}
+
+static void ns_array(FILE *out, const double *seconds, size_t n)
+{
+	lk_json_fixed_array(out, seconds, n, LK_JSON_NS_PER_S, 0);
+}
+
+static void bytes_array(FILE *out, const double *bytes, size_t n)
+{
+	lk_json_fixed_array(out, bytes, n, 1, LK_JSON_BYTES_DECIMALS);
 }
 
 static void band(FILE *out, const struct lk_timeline *tl, size_t k)
@@ -26,13 +34,13 @@ static void band(FILE *out, const struct lk_timeline *tl, size_t k)
 	fputs(",\"label\":", out);
 	lk_json_string(out, b->label);
 	fputs(",\"stats\":", out);
-	stats(out, &b->stats);
+	lk_json_band_stats(out, &b->stats);
 	if (b->details && tl->n_detail_columns) {
 		fputs(",\"details\":{", out);
 		for (size_t i = 0; i < tl->n_detail_columns; i++) {
 			if (i)
 				putc(',', out);
-			lk_json_string(out, tl->detail_columns[i]);
+			lk_json_ident(out, tl->detail_columns[i]);
 			putc(':', out);
 			lk_json_string(out, b->details[i]);
 		}
@@ -54,7 +62,25 @@ static void band(FILE *out, const struct lk_timeline *tl, size_t k)
 		putc(']', out);
 	}
 	fputs(",\"values\":", out);
-	lk_json_numbers(out, b->values, tl->n_samples);
+	bytes_array(out, b->values, tl->n_samples);
+	putc('}', out);
+}
+
+/* Identifier keys; numbers as numbers. */
+static void meta(FILE *out, const struct lk_timeline *tl)
+{
+	putc('{', out);
+	for (size_t i = 0; i < tl->n_meta; i++) {
+		const struct lk_meta *m = &tl->meta[i];
+		if (i)
+			putc(',', out);
+		lk_json_ident(out, m->name ? m->name : m->key);
+		putc(':', out);
+		if (m->numeric)
+			fprintf(out, "%" PRId64, m->num);
+		else
+			lk_json_string(out, m->value);
+	}
 	putc('}', out);
 }
 
@@ -62,15 +88,9 @@ int lk_timeline_write_json(const struct lk_timeline *tl, FILE *out)
 {
 	fputs("{\"schema\":\"" LK_TIMELINE_SCHEMA "\",\"title\":", out);
 	lk_json_string(out, tl->title);
-	fputs(",\n\"meta\":{", out);
-	for (size_t i = 0; i < tl->n_meta; i++) {
-		if (i)
-			putc(',', out);
-		lk_json_string(out, tl->meta[i].key);
-		putc(':', out);
-		lk_json_string(out, tl->meta[i].value);
-	}
-	fputs("},\n\"warnings\":[", out);
+	fputs(",\n\"meta\":", out);
+	meta(out, tl);
+	fputs(",\n\"warnings\":[", out);
 	for (size_t i = 0; i < tl->n_warnings; i++) {
 		if (i)
 			putc(',', out);
@@ -78,8 +98,8 @@ int lk_timeline_write_json(const struct lk_timeline *tl, FILE *out)
 	}
 	fputs("],\n\"markers\":[", out);
 	for (size_t i = 0; i < tl->n_markers; i++) {
-		fputs(i ? ",\n{\"t\":" : "\n{\"t\":", out);
-		lk_json_number(out, tl->markers[i].t);
+		fputs(i ? ",\n{\"t_ns\":" : "\n{\"t_ns\":", out);
+		ns(out, tl->markers[i].t);
 		fputs(",\"text\":", out);
 		lk_json_string(out, tl->markers[i].text);
 		putc('}', out);
@@ -88,10 +108,10 @@ int lk_timeline_write_json(const struct lk_timeline *tl, FILE *out)
 	for (size_t i = 0; i < tl->n_detail_columns; i++) {
 		if (i)
 			putc(',', out);
-		lk_json_string(out, tl->detail_columns[i]);
+		lk_json_ident(out, tl->detail_columns[i]);
 	}
-	fputs("],\n\"times\":", out);
-	lk_json_numbers(out, tl->times, tl->n_samples);
+	fputs("],\n\"times_ns\":", out);
+	ns_array(out, tl->times, tl->n_samples);
 	fputs(",\n\"bands\":[", out);
 	for (size_t k = 0; k < tl->n_bands; k++) {
 		fputs(k ? ",\n" : "\n", out);
@@ -102,10 +122,10 @@ int lk_timeline_write_json(const struct lk_timeline *tl, FILE *out)
 		const struct lk_series *s = &tl->series[i];
 		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
 		lk_json_string(out, s->name);
-		fputs(",\"times\":", out);
-		lk_json_numbers(out, s->times, s->n);
+		fputs(",\"times_ns\":", out);
+		ns_array(out, s->times, s->n);
 		fputs(",\"values\":", out);
-		lk_json_numbers(out, s->values, s->n);
+		bytes_array(out, s->values, s->n);
 		putc('}', out);
 	}
 	fputs("]}\n", out);

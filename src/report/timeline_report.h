@@ -12,14 +12,14 @@
 #include "analyze/timeline.h"
 #include "analyze/timeline_diff.h"
 
-#define LK_TIMELINE_SCHEMA "leakscope-timeline/1"
-#define LK_TIMELINE_DIFF_SCHEMA "leakscope-timeline-diff/1"
+#define LK_TIMELINE_SCHEMA "leakscope-timeline/2"
+#define LK_TIMELINE_DIFF_SCHEMA "leakscope-timeline-diff/2"
 
 /* Metadata, warnings, markers, then the top_n bands (all if top_n <= 0)
  * ranked by integrated size, with the detail columns when present. */
 int lk_timeline_write_text(const struct lk_timeline *tl, FILE *out, int top_n);
 
-/* Everything, schema "leakscope-timeline/1" (docs/json-timeline.md). */
+/* Everything, schema "leakscope-timeline/2" (docs/json-timeline.md). */
 int lk_timeline_write_json(const struct lk_timeline *tl, FILE *out);
 
 /* GHC's .hp heap profile (timeline_hp.c), for hp2ps. 0 or -EIO. */
@@ -28,7 +28,7 @@ int lk_timeline_write_hp(const struct lk_timeline *tl, FILE *out);
 /* Rows of the diff, largest change of integrated size first. */
 int lk_timeline_diff_write_text(const struct lk_timeline_diff *d, FILE *out, int top_n);
 
-/* Schema "leakscope-timeline-diff/1" (docs/json-timeline.md). */
+/* Schema "leakscope-timeline-diff/2" (docs/json-timeline.md). */
 int lk_timeline_diff_write_json(const struct lk_timeline_diff *d, FILE *out);
 
 /* "12.3 MiB" for a byte count, in buf (at least 32 bytes). */

@@ -1,6 +1,14 @@
-/* format.c - chunk headers of the trace format (format.h). */
+/* format.c - chunk headers of the trace format (format.h) and its
+ * checksum, zlib's CRC-32. */
+#include <zlib.h>
+
 #include "common/error.h"
 #include "trace/format.h"
+
+uint32_t lk_trace_crc32(uint32_t crc, const void *data, size_t n)
+{
+	return (uint32_t)crc32_z(crc, data, n);
+}
 
 void lk_trace_chunk_header_put(uint8_t out[LK_CHUNK_HEADER_SIZE],
 			       const struct lk_chunk_header *h)

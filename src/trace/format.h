@@ -235,8 +235,8 @@ enum lk_trace_verdict {         /* the values of analyze/leaks.h's classes */
 
 /* ---- helpers ---------------------------------------------------------- */
 
-/* CRC-32 (IEEE 802.3, reflected 0xEDB88320, as zlib's crc32()). Start
- * with crc = 0. */
+/* CRC-32 (IEEE 802.3, reflected 0xEDB88320): zlib's crc32(). Start with
+ * crc = 0. */
 uint32_t lk_trace_crc32(uint32_t crc, const void *data, size_t n);
 
 /* Encode h into out (computing the header CRC). */

@@ -32,8 +32,7 @@ static double rnd(void) /* 0..1, deterministic */
 static void add_meta(struct lk_timeline *tl, const char *k, const char *v)
 {
 	tl->meta = realloc(tl->meta, sizeof(*tl->meta) * (tl->n_meta + 1));
-	tl->meta[tl->n_meta].key = fx_str(k);
-	tl->meta[tl->n_meta].value = fx_str(v);
+	tl->meta[tl->n_meta] = (struct lk_meta){.key = fx_str(k), .value = fx_str(v)};
 	tl->n_meta++;
 }
 

@@ -13,7 +13,7 @@ expect_json "$j" '(.command | type == "array" and all(.[]; type == "string"))
 	and (.exit | keys == ["code", "signal"]) and (.exit.signal == null or (.exit.signal | type == "number"))'
 expect_json "$j" "all(.processes[]; keys == [\"classes\", \"command\", \"end\", \"exe\", \"forked\",
 	\"leaks\", \"marks\", \"marks_dropped\", \"pid\", \"ppid\", \"region_intact\", \"root\",
-	\"scanned\", \"stats\", \"summary\", \"suppressed\"])"
+	\"scanned\", \"stats\", \"summary\", \"suppressed\", \"suppressions_used\"])"
 expect_json "$j" 'all(.processes[]; .region_intact == true)'
 expect_json "$j" "all(.processes[]; .marks == [] and (.marks_dropped | $num))"
 expect_json "$j" 'all(.processes[]; .scanned == true and (.classes | keys == ["definitely-lost",
@@ -37,6 +37,11 @@ expect_json "$j" "all(.processes[].leaks[]; keys == [\"bytes\", \"class\", \"obj
 	and (.class | IN(\"definitely-lost\", \"indirectly-lost\", \"possibly-lost\")))"
 expect_json "$j" "all(.processes[].suppressed[]; keys == [\"bytes\", \"class\", \"objects\", \"stack\", \"suppression\"]
 	and (.suppression | type == \"string\"))"
+expect_json "$j" "all(.processes[].suppressions_used[]; keys == [\"bytes\", \"matches\", \"pattern\", \"source\"]
+	and (.pattern | type == \"string\") and .source == \"builtin\" and (.matches | $num) and .matches >= 1
+	and (.bytes | $num))"
+expect_json "$j" 'all(.processes[]; ([.suppressions_used[].bytes] | add // 0) == .summary.suppressed_bytes
+	and ([.suppressions_used[].matches] | add // 0) == .summary.suppressed_objects)'
 expect_json "$j" "all(.processes[] | (.leaks[], .suppressed[]) | .stack[];
 	keys == [\"file\", \"function\", \"inlined\", \"line\", \"module\", \"offset\"]
 	and (.function == null or (.function | type == \"string\")) and (.file == null or (.file | type == \"string\"))

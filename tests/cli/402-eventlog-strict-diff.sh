@@ -12,7 +12,7 @@ expect_json "$T/strict.json" '[.markers[].text] == ["start building", "halfway",
 
 "$LEAKSCOPE" eventlog --diff "$T/lazy.eventlog" "$T/strict.eventlog" --format json > "$T/diff.json" || fail "diff exit $?"
 d=$T/diff.json
-expect_json "$d" '.schema == "leakscope-timeline-diff/1"'
+expect_json "$d" '.schema == "leakscope-timeline-diff/2"'
 expect_json "$d" '.bands[0].id | startswith("THUNK")'
 expect_json "$d" '[.bands[] | select(.id == "THUNK_2_0")][0] | .side == "removed" or (.after.peak < .before.peak / 10)'
 expect_json "$d" '.bands[0].delta.integrated < 0'

@@ -10,10 +10,10 @@ bin=$(victim hs_threaded -threaded) || exit 1
 "$LEAKSCOPE" eventlog --format json -o "$T/thr.json" "$T/thr.eventlog" || fail "eventlog exit $?"
 j=$T/thr.json
 expect_json "$j" '.meta.rts | test("thr")'
-expect_json "$j" '(.times | length) >= 8 and .times == (.times | sort)'
-expect_json "$j" '.markers | map(.t) | . == sort'
+expect_json "$j" '(.times_ns | length) >= 8 and .times_ns == (.times_ns | sort)'
+expect_json "$j" '.markers | map(.t_ns) | . == sort'
 expect_json "$j" '[.markers[].text] | contains(["worker 1 start", "worker 2 start", "worker 1 forcing", "worker 2 forcing", "done"])'
-expect_json "$j" '.series[] | select(.name == "heap size") | .times == (.times | sort) and (.times | length) > 10'
+expect_json "$j" '.series[] | select(.name == "heap size") | .times_ns == (.times_ns | sort) and (.times_ns | length) > 10'
 expect_json "$j" '.bands[0].label | startswith("THUNK")'
 expect_json "$j" '.warnings == []'
 exit 0

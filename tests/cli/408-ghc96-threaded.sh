@@ -9,10 +9,10 @@ line=$(marker "$FIX/src/LargeThunk.hs" thunk) || exit 1
 j=$T/thr.json
 expect_json "$j" '.warnings == [] and .meta.rts == "GHC-9.6.6 rts_thr"'
 expect_json "$j" '.meta.program | test("-N2")'
-expect_json "$j" '(.times | length) >= 5 and .times == (.times | sort)'
-expect_json "$j" '.markers | map(.t) | . == sort'
+expect_json "$j" '(.times_ns | length) >= 5 and .times_ns == (.times_ns | sort)'
+expect_json "$j" '.markers | map(.t_ns) | . == sort'
 expect_json "$j" '[.markers[].text] == ["start building", "halfway", "built", "forced"]'
-expect_json "$j" '.series[] | .times == (.times | sort)'
-expect_json "$j" ".bands[0].details[\"source location\"] | startswith(\"LargeThunk.hs:$line:\")"
-expect_json "$j" '.bands[0].details["closure type"] == "THUNK_2_0" and .bands[0].stats.fit > 0.9'
+expect_json "$j" '.series[] | .times_ns == (.times_ns | sort)'
+expect_json "$j" ".bands[0].details.source_location | startswith(\"LargeThunk.hs:$line:\")"
+expect_json "$j" '.bands[0].details.closure_type == "THUNK_2_0" and .bands[0].stats.fit > 0.9'
 exit 0

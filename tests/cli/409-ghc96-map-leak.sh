@@ -11,16 +11,16 @@ j=$T/map.json
 expect_json "$j" '.warnings == [] and .meta.breakdown == "info table (-hi)"'
 expect_json "$j" '[.markers[].text] == ["serving", "cache warm", "done serving"]'
 entry='first(.bands[] | select(.details.type == "Entry"))'
-expect_json "$j" "$entry | .details[\"closure type\"] == \"CONSTR_1_1\" and .details.module == \"Main\""
-expect_json "$j" "$entry | .details[\"source location\"] | test(\"^MapLeak.hs:$line:[0-9]+-[0-9]+\$\")"
+expect_json "$j" "$entry | .details.closure_type == \"CONSTR_1_1\" and .details.module == \"Main\""
+expect_json "$j" "$entry | .details.source_location | test(\"^MapLeak.hs:$line:[0-9]+-[0-9]+\$\")"
 expect_json "$j" "$entry | .label | test(\"^Entry_Main_[0-9]+_con_info\$\")"
 expect_json "$j" "$entry | .stats.fit > 0.9 and .stats.slope > 1000000 and .rank <= 4"
-str='first(.bands[] | select(.details.type == "[Char]" and .details["closure type"] == "THUNK_0_1"))'
-expect_json "$j" "$str | .details[\"source location\"] | startswith(\"MapLeak.hs:$line:\")"
+str='first(.bands[] | select(.details.type == "[Char]" and .details.closure_type == "THUNK_0_1"))'
+expect_json "$j" "$str | .details.source_location | startswith(\"MapLeak.hs:$line:\")"
 # the largest band has no IPE entry: an address, details null, still growing
 expect_json "$j" '.bands[0].label | test("^0x[0-9a-f]+$")'
 expect_json "$j" '.bands[0].details | [.[]] | all(. == null)'
 expect_json "$j" '.bands[0].stats.fit > 0.9'
-expect_json "$j" '[.bands[] | select(.details.module != null) | .details["source location"]] | all(. != ":")'
-expect_json "$j" 'any(.bands[]; .details.type == "Int" and .details["source location"] == "")'
+expect_json "$j" '[.bands[] | select(.details.module != null) | .details.source_location] | all(. != ":")'
+expect_json "$j" 'any(.bands[]; .details.type == "Int" and .details.source_location == "")'
 exit 0

@@ -10,14 +10,14 @@ line=$(marker "$FIX/src/CostCentres.hs" leaky) || exit 1
 "$LEAKSCOPE" eventlog --format json -o "$T/hc.json" "$FIX/cost-centres-hc.eventlog" || fail "eventlog exit $?"
 j=$T/hc.json
 expect_json "$j" '.warnings == [] and .meta.rts == "GHC-9.6.6 rts_p"'
-expect_json "$j" '.meta.breakdown == "cost centre (-hc)" and .detail_columns == ["module", "source location"]'
-expect_json "$j" '(.times | length) >= 4'
+expect_json "$j" '.meta.breakdown == "cost centre (-hc)" and .detail_columns == ["module", "source_location"]'
+expect_json "$j" '(.times_ns | length) >= 4'
 expect_json "$j" '.bands[0].label == "Main.leaky.r/Main.leaky/Main.main"'
-expect_json "$j" ".bands[0].details == {\"module\": \"Main\", \"source location\": \"CostCentres.hs:$line:7-17\"}"
+expect_json "$j" ".bands[0].details == {\"module\": \"Main\", \"source_location\": \"CostCentres.hs:$line:7-17\"}"
 expect_json "$j" '.bands[0].values | . == sort and .[0] < .[-1]'
 expect_json "$j" '(.bands | max_by(.stats.slope) | .label) == "Main.leaky.r/Main.leaky/Main.main"'
 expect_json "$j" '[.bands[].label] | index("Main.leaky/Main.main") != null and index("SYSTEM.SYSTEM") != null'
-expect_json "$j" 'any(.bands[]; .details["source location"] == "<entire-module>")'
+expect_json "$j" 'any(.bands[]; .details.source_location == "<entire-module>")'
 expect_json "$j" '[.markers[].text] == ["reading", "half the input", "read"]'
 "$LEAKSCOPE" eventlog --format text "$FIX/cost-centres-hc.eventlog" > "$T/hc.txt" || fail "text exit $?"
 expect_grep "$T/hc.txt" "^ +1 .*Main\\.leaky\\.r/Main\\.leaky/Main\\.main \\| Main \\| CostCentres\\.hs:$line:"

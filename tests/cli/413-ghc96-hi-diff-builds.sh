@@ -23,5 +23,5 @@ expect_json "$d" '[.bands[] | select(.side != "both") | .label | select(startswi
 # the band's source line is the same on both sides
 "$LEAKSCOPE" eventlog --format json -o "$T/b.json" "$b" || fail "eventlog exit $?"
 id=$(jq -r "$thunk[0].after_id" "$d")
-expect_json "$T/b.json" "[.bands[] | select(.id == \"$id\")][0].details[\"source location\"] | test(\"^LargeThunk.hs:$line:\")"
+expect_json "$T/b.json" "[.bands[] | select(.id == \"$id\")][0].details.source_location | test(\"^LargeThunk.hs:$line:\")"
 exit 0

@@ -25,13 +25,13 @@ profile() { # breakdown letter: run with -hX, write $T/hX.json
 	(cd "$T" && "$bin" +RTS -l -h"$1" -i0.02 -ol"h$1.eventlog" -RTS > "h$1.out") || fail "-h$1 run exit $?"
 	"$LEAKSCOPE" eventlog --format json -o "$T/h$1.json" "$T/h$1.eventlog" || fail "eventlog -h$1 exit $?"
 	expect_json "$T/h$1.json" ".warnings == [] and (.meta.rts | test(\"rts_p\"))
-		and [.markers[].text] == [\"reading\", \"half the input\", \"read\"] and (.times | length) >= 4"
+		and [.markers[].text] == [\"reading\", \"half the input\", \"read\"] and (.times_ns | length) >= 4"
 }
 grows() { # label: while the program keeps its records (censuses before the
 	# "read" marker; the list dies after it), the band's last census holds
 	# more than its first
-	echo "((.markers[] | select(.text == \"read\") | .t) as \$stop
-		| [.times, (.bands[] | select(.label == \"$1\") | .values)] | transpose
+	echo "((.markers[] | select(.text == \"read\") | .t_ns) as \$stop
+		| [.times_ns, (.bands[] | select(.label == \"$1\") | .values)] | transpose
 		| map(select(.[0] < \$stop) | .[1]) | length >= 2 and .[0] < .[-1])"
 }
 

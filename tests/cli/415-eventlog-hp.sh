@@ -11,7 +11,7 @@ expect_grep "$T/stderr" "wrote .*lt.eventlog.hp"
 H=$T/lt.eventlog.hp
 expect_grep "$H" '^JOB "\./LargeThunk \+RTS -l -hT'
 expect_grep "$H" '^SAMPLE_UNIT "seconds"$'
-n=$(jq '.times | length' "$T/lt.json")
+n=$(jq '.times_ns | length' "$T/lt.json")
 [ "$(grep -c '^BEGIN_SAMPLE ' "$H")" = "$n" ] || fail "$(grep -c '^BEGIN_SAMPLE ' "$H") samples, not $n"
 [ "$(grep -c '^END_SAMPLE ' "$H")" = "$n" ] || fail "END_SAMPLE lines"
 [ "$(grep -c '^MARK ' "$H")" = "$(jq '.markers | length' "$T/lt.json")" ] || fail "MARK lines"

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 B=$ROOT/tests/browser
 cc -std=gnu11 -D_GNU_SOURCE -I"$ROOT/src" -O1 -g -o "$T/gen" "$B/gen_fixture.c" \
-	"$ROOT/build/libcore.a" -ldw -lelf -lzstd -liberty -lm -lpthread || fail "cannot build gen_fixture"
+	"$ROOT/build/libcore.a" -ldw -lelf -lzstd -lz -liberty -lm -lpthread || fail "cannot build gen_fixture"
 for f in ipe native big; do
 	"$T/gen" $f "$T/$f.html" || fail "gen_fixture $f failed"
 done

@@ -10,7 +10,7 @@ J=$T/out
 report --format json --from "frame 1" --to "frame 9" "$T/b.lstrace"
 expect_rc 0
 expect_json "$J" '[.leaks[] | [.stack[1].function, .leaked_bytes, .leaked_objects]] == [["leak_late",400,4]]'
-expect_json "$J" '.window.from.point == "frame 1" and .window.from.t == 0.006 and .window.to.t == 0.007'
+expect_json "$J" '.window.from.point == "frame 1" and .window.from.t_ns == 6000000 and .window.to.t_ns == 7000000'
 # snapshots: cache_grow's 15 survivors and leak_late's 4 were allocated after "before"
 report --format json --from before --to snapshot:after "$T/b.lstrace"
 expect_json "$J" '[.leaks[] | [.stack[0].function, .leaked_bytes]] == [["cache_grow",7680],["make_node",400]]'

@@ -10,7 +10,7 @@ diff_() { rc=0; "$LEAKSCOPE" diff "$@" > "$T/out" 2> "$T/stderr" || rc=$?; }
 diff_ --format json "$T/b.lstrace@before" "$T/b.lstrace@after"
 expect_rc 0
 J=$T/out
-expect_json "$J" '.schema == "leakscope-trace-diff/1" and .exact == true and .a.t == 0.003 and .b.t == 0.008'
+expect_json "$J" '.schema == "leakscope-trace-diff/2" and .exact == true and .a.t_ns == 3000000 and .b.t_ns == 8000000'
 expect_json "$J" '.added_bytes == 8080 and .added_objects == 19 and .removed_bytes == 0'
 expect_json "$J" '[.sites[] | select(.added_bytes > 0) | [.stack[0].function, .added_bytes, .added_objects]] == [["cache_grow",7680,15],["make_node",400,4]]'
 expect_json "$J" '.a.live_bytes == 1030720 and .b.live_bytes == 1038800'

@@ -12,9 +12,9 @@ t2=$(gap_time "$T/w.lstrace" "$T/all.json" 2)
 t5=$(gap_time "$T/w.lstrace" "$T/all.json" 5)
 J=$T/win.json
 "$LEAKSCOPE" report --format json -o "$J" --from "$t2" --to "${t5}s" "$T/w.lstrace" 2> "$T/stderr" || fail "report --from --to"
-expect_json "$J" "(.window.from.t - $t2 | fabs) < 1e-6 and (.window.to.t - $t5 | fabs) < 1e-6"
+expect_json "$J" "(.window.from.t_ns / 1e9 - $t2 | fabs) < 1e-6 and (.window.to.t_ns / 1e9 - $t5 | fabs) < 1e-6"
 expect_json "$J" '[.leaks[] | select(has_fn("remember_client")) | [.leaked_bytes, .leaked_objects]] == [[38400, 60]]'
-expect_json "$J" ".leaks[0] | has_fn(\"remember_client\") and .first_alloc_s > $t2 and .last_alloc_s < $t5"
+expect_json "$J" ".leaks[0] | has_fn(\"remember_client\") and .first_alloc_ns / 1e9 > $t2 and .last_alloc_ns / 1e9 < $t5"
 expect_json "$J" '.summary.leaked_bytes >= 38400 and .summary.leaked_bytes < 38400 + 4096'
 "$LEAKSCOPE" report --format json -o "$J" --from "time:$t5" "$T/w.lstrace" 2> "$T/stderr" || fail "report --from"
 expect_json "$J" '[.leaks[] | select(has_fn("remember_client")) | .leaked_objects] == [20]'

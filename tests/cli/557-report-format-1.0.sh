@@ -10,10 +10,10 @@ for name in basic growth; do
 	"$GEN" copy "$old" "$T/$name.lstrace" || fail "gen_trace copy $name"
 	report --format json -o "$T/$name-1.0.json" "$old"
 	expect_rc 0
-	expect_json "$T/$name-1.0.json" '.format_version == "1.0"'
+	expect_json "$T/$name-1.0.json" '.format_version == {"major": 1, "minor": 0}'
 	report --format json -o "$T/$name.json" "$T/$name.lstrace"
 	expect_rc 0
-	expect_json "$T/$name.json" '.format_version != "1.0"'
+	expect_json "$T/$name.json" '.format_version != {"major": 1, "minor": 0}'
 	jq -S 'del(.trace, .format_version)' "$T/$name-1.0.json" > "$T/a.json"
 	jq -S 'del(.trace, .format_version)' "$T/$name.json" > "$T/b.json"
 	cmp -s "$T/a.json" "$T/b.json" || { diff "$T/a.json" "$T/b.json" | head -20; fail "$name: reports differ"; }

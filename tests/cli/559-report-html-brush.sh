@@ -22,7 +22,7 @@ expect_json "$T/g.json" '.summary.rss_peak_bytes >= .summary.peak_live_bytes'
 expect_json "$T/data.json" '([.series[] | select(.name == "rss") | .v[]] | max) >= ([.series[] | select(.name == "live bytes") | .v[]] | max)'
 expect_json "$T/data.json" '(.cells.sites | length) >= 3 and (.cells.t | length) == (.series[0].t | length)'
 # a report's own window: the blocks allocated before it are not in it
-mid=$(jq '.summary.duration_s / 2' "$T/g.json")
+mid=$(jq '.summary.duration_ns / 2e9' "$T/g.json")
 "$LEAKSCOPE" report --format html --from "$mid" -o "$T/w.html" "$T/g.lstrace" 2> "$T/stderr" || fail "report --from --format html"
 leaked=$("$LEAKSCOPE" report --format json --from "$mid" "$T/g.lstrace" | jq '.summary.leaked_bytes')
 sed -n '/id="data">/,/<\/script>/p' "$T/w.html" | sed '1s/.*id="data">//; $s/<\/script>.*//' > "$T/w.json"

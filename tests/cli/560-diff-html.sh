@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 v=$(victim growleak) || exit
 "$LEAKSCOPE" record -o "$T/g.lstrace" -- "$v" > "$T/stdout" 2> "$T/stderr" || fail "record"
-mid=$("$LEAKSCOPE" report --format json "$T/g.lstrace" | jq '.summary.duration_s / 2')
+mid=$("$LEAKSCOPE" report --format json "$T/g.lstrace" | jq '.summary.duration_ns / 2e9')
 "$LEAKSCOPE" diff --format html -o "$T/d.html" "$T/g.lstrace@$mid" "$T/g.lstrace" 2> "$T/stderr" || fail "diff --format html"
 "$LEAKSCOPE" diff --format json "$T/g.lstrace@$mid" "$T/g.lstrace" > "$T/d.json" || fail "diff --format json"
 expect_json "$T/d.json" '.added_bytes > 0 and .removed_bytes > 0'

@@ -1,6 +1,6 @@
 # 612: the bash and zsh completion scripts (made by tools/completion.sh
 # from the help) offer every command and every option of every command;
-# bash completes commands, options, the values of -f and --cost, files
+# bash completes commands, options, the values of -f, --cost and --color, files
 # for -o, and a program's own command line after run's options; the zsh
 # script parses.
 . "$(dirname "$0")/../lib.sh"
@@ -45,6 +45,7 @@ c leakscope help ru
 c leakscope report fi
 c leakscope run -o x --frames 3 -- ls
 c leakscope check -
+c leakscope run --color ""
 EOS
 bash "$T/c.bash" > "$T/got" 2> "$T/err" || { cat "$T/err"; fail "bash completion failed"; }
 [ ! -s "$T/err" ] || { cat "$T/err"; fail "bash completion wrote errors"; }
@@ -61,7 +62,8 @@ expect 7 '^file.lstrace$'
 expect 8 '^run$'
 expect 9 '^file.lstrace$'
 expect 10 '(^| )ls( |$)'
-expect 11 '^-f --format --why -h --help$'
+expect 11 '^-f --format --why --top --full-stacks --color -h --help$'
+expect 12 '^auto always never$'
 
 if command -v zsh > /dev/null; then
 	zsh -n "$zsh_c" || fail "zsh cannot parse $zsh_c"

@@ -310,7 +310,8 @@ static void report(struct lk_session *s)
 	}
 	char *argv[] = {"fuzz", NULL};
 	struct lk_run_result r = {.argv = argv, .reports = &rep, .n_reports = 1,
-				  .show_suppressed = 1, .show_reachable = 1, .gen_suppressions = 1};
+				  .text = {.show_suppressed = 1, .show_reachable = 1,
+					   .gen_suppressions = 1, .style.color = 1}};
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);

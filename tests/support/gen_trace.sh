@@ -4,7 +4,7 @@
 [ -f "$ROOT/build/libcore.a" ] || skip "build/libcore.a missing (run make)"
 GEN=$T/gen_trace
 cc -std=gnu11 -D_GNU_SOURCE -I"$ROOT/src" -O1 -g -o "$GEN" "$ROOT/tests/support/gen_trace.c" \
-	"$ROOT/build/libcore.a" -ldw -lelf -lzstd -liberty -lm -lpthread || fail "cannot build gen_trace"
+	"$ROOT/build/libcore.a" -ldw -lelf -lzstd -lz -liberty -lm -lpthread || fail "cannot build gen_trace"
 
 # report ARGS...: leakscope report, stdout in $T/out, stderr in $T/stderr, status in $rc
 report() {

@@ -44,6 +44,13 @@ static void requests(void)
 	ok(parse("check 42 text", &r) == 0 && !r.json && r.pid == 42, "check PID text");
 	ok(parse("check 1 2", &r) == LK_EUSAGE, "check with two pids");
 	ok(parse("check -5", &r) == LK_EUSAGE, "check with a negative pid");
+	ok(parse("check why full color top=3 42", &r) == 0 && r.why && r.full && r.color &&
+	   r.top_given && r.top == 3 && r.pid == 42, "check with the text's options");
+	ok(parse("check top=0", &r) == 0 && r.top_given && r.top == 0 && !r.full && !r.color,
+	   "check top=0: every site");
+	ok(parse("check", &r) == 0 && !r.top_given, "check without top");
+	ok(parse("check top=", &r) == LK_EUSAGE, "check top= without a number");
+	ok(parse("check top=-1", &r) == LK_EUSAGE, "check with a negative top");
 	ok(parse("", &r) == LK_EUSAGE, "empty request");
 	ok(parse("reboot", &r) == LK_EUSAGE && strstr(lk_error_detail(), "unknown request"),
 	   "unknown request");
