@@ -778,7 +778,7 @@
       pts.forEach(function (p) {
         var lab = D.leaks[p[2]] ? D.leaks[p[2]].label : 'site';
         s.push('<circle class="cand" cx="' + X(p[0]).toFixed(1) + '" cy="' + Y(p[1]).toFixed(1) + '" r="3" fill="' + PALETTE[p[2] % PALETTE.length] +
-          '" fill-opacity="0.7"><title>' + esc(fmtBytes(p[1]) + ' at ' + fmtTime(p[0]) + ' \u2014 ' + lab) + '</title></circle>');
+          '" fill-opacity="' + (WIN && ((WIN.i > 0 && p[0] <= WIN.from) || p[0] > WIN.to) ? '0.12' : '0.7') + '"><title>' + esc(fmtBytes(p[1]) + ' at ' + fmtTime(p[0]) + ' \u2014 ' + lab) + '</title></circle>');
       });
       if (WIN) s.push('<rect class="winshade" x="' + X(WIN.from).toFixed(1) + '" y="' + MT + '" width="' + Math.max(X(WIN.to) - X(WIN.from), 1).toFixed(1) + '" height="' + ph + '"/>');
       s.push('<rect class="frame" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '"/>');
