@@ -26,16 +26,16 @@ static struct lk_hcell *table(size_t cap)
 	return t;
 }
 
-static void put(struct lk_hcells *c, uint32_t site, uint16_t a, uint16_t f, uint64_t count,
-		uint64_t bytes)
+static void put(struct lk_hcells *c, const struct lk_hcell *x)
 {
-	struct lk_hcell *s = &c->slots[slot_of(c, site, a, f)];
+	struct lk_hcell *s = &c->slots[slot_of(c, x->site, x->a, x->f)];
 	if (s->site == EMPTY) {
-		*s = (struct lk_hcell){site, a, f, 0, 0};
+		*s = (struct lk_hcell){x->site, x->a, x->f, 0, 0, 0};
 		c->n++;
 	}
-	s->count += count;
-	s->bytes += bytes;
+	s->count += x->count;
+	s->bytes += x->bytes;
+	s->temps += x->temps;
 }
 
 /* Rebuild the table with cap slots, each cell's intervals through halve
@@ -54,9 +54,12 @@ static int rebuild(struct lk_hcells *c, size_t cap, int halve)
 		struct lk_hcell *o = &old[i];
 		if (o->site == EMPTY)
 			continue;
-		uint16_t a = halve && o->a != LK_HCELL_BEFORE ? (uint16_t)((o->a + 1u) >> 1) : o->a;
-		uint16_t f = !halve || o->f == LK_HCELL_NEVER ? o->f : (uint16_t)((o->f + 1u) >> 1);
-		put(c, o->site, a, f, o->count, o->bytes);
+		struct lk_hcell x = *o;
+		if (halve && x.a != LK_HCELL_BEFORE)
+			x.a = (uint16_t)((x.a + 1u) >> 1);
+		if (halve && x.f != LK_HCELL_NEVER)
+			x.f = (uint16_t)((x.f + 1u) >> 1);
+		put(c, &x);
 	}
 	free(old);
 	return 0;
@@ -116,14 +119,17 @@ static uint16_t alloc_interval(const struct lk_hcells *c, uint64_t number)
 	return (uint16_t)lo;
 }
 
-int lk_hcells_add(struct lk_hcells *c, uint32_t site, uint64_t number, uint64_t size, int freed)
+int lk_hcells_add(struct lk_hcells *c, uint32_t site, uint64_t number, uint64_t size, int freed,
+		  int temporary)
 {
 	if (2 * (c->n + 1) > c->cap) {
 		int rc = rebuild(c, 2 * c->cap, 0);
 		if (rc)
 			return rc;
 	}
-	put(c, site, alloc_interval(c, number), freed ? (uint16_t)c->due : LK_HCELL_NEVER, 1, size);
+	struct lk_hcell x = {site, alloc_interval(c, number), freed ? (uint16_t)c->due : LK_HCELL_NEVER,
+			     1, size, temporary != 0};
+	put(c, &x);
 	return 0;
 }
 

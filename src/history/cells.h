@@ -8,7 +8,9 @@
  * times in ((j-1)D, jD] after the window's start; interval 0 the events up
  * to the start (blocks allocated before it). A cell is (site, a, f): the
  * blocks of the site allocated in interval a and freed in interval f
- * (LK_HCELL_NEVER: live when the window ended), their count and bytes;
+ * (LK_HCELL_NEVER: live when the window ended), their count and bytes,
+ * and how many of them were temporary (freed by the thread that allocated
+ * them, before it allocated again: history.h);
  * a block allocated before the window started has a = LK_HCELL_BEFORE.
  * When the clock doubles D, intervals 2k-1 and 2k become interval k and
  * the cells merge. Memory follows the distinct cells, never the events.
@@ -27,7 +29,7 @@
 struct lk_hcell {
 	uint32_t site;         /* UINT32_MAX: an empty slot */
 	uint16_t a, f;
-	uint64_t count, bytes;
+	uint64_t count, bytes, temps;
 };
 
 struct lk_hcells {
@@ -48,9 +50,11 @@ void lk_hcells_start(struct lk_hcells *c, uint64_t first);
  * 0 or -ENOMEM. */
 int lk_hcells_clock(struct lk_hcells *c, const struct lk_sampler *s, uint64_t next);
 
-/* The block of allocation `number` (site, size) was freed now (freed) or
- * is live as the window ends (!freed). 0 or -ENOMEM. */
-int lk_hcells_add(struct lk_hcells *c, uint32_t site, uint64_t number, uint64_t size, int freed);
+/* The block of allocation `number` (site, size) was freed now (freed; a
+ * temporary allocation when temporary) or is live as the window ends
+ * (!freed). 0 or -ENOMEM. */
+int lk_hcells_add(struct lk_hcells *c, uint32_t site, uint64_t number, uint64_t size, int freed,
+		  int temporary);
 
 /* After the read: the n cells first in slots, by site, a, f. */
 void lk_hcells_sort(struct lk_hcells *c);

@@ -246,7 +246,7 @@ static int fire_to(struct lk_history *h, uint64_t t, int at_end)
 			continue;
 		struct lk_hist_site *s = &h->sites[b.site];
 		if (h->opt.cells && rc == 0)
-			rc = lk_hcells_add(&h->cells, b.site, b.number, b.size, 0);
+			rc = lk_hcells_add(&h->cells, b.site, b.number, b.size, 0, 0);
 		if (b.number >= h->from_number) {
 			uint64_t bt = h->times_later ? b.number : b.t;
 			add_candidate(h, &b, bt, h->win_count, &stride);
@@ -588,7 +588,7 @@ HOT int block_gone(struct lk_history *h, struct hot *x, uint64_t size, uint32_t 
 	struct lk_hist_hot *hs = &h->hot[site];
 	int rc = site_touch(h, site, x, size, 0);
 	if (h->opt.cells && h->from_done && !h->to_done && rc == 0)
-		rc = lk_hcells_add(&h->cells, site, number, size, 1);
+		rc = lk_hcells_add(&h->cells, site, number, size, 1, real_free && last1 == number + 1);
 	hs->live_bytes -= size;
 	hs->live_count--;
 	if (!real_free) {

@@ -6,10 +6,11 @@
  *   "cells": {"t": [seconds...],              end of each interval (to the
  *                                             nanosecond); the last
  *                                             is the window's end
- *             "sites": [[site, a, f, blocks, bytes, a, f, ...], ...]}
+ *             "sites": [[site, a, f, blocks, bytes, temporary, a, f, ...], ...]}
  *
  * one array per site, its cells by allocation interval a (-1: before the
- * window) then free interval f (-1: not freed when the window ended).
+ * window) then free interval f (-1: not freed when the window ended);
+ * temporary: how many of the blocks were temporary allocations.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -49,7 +50,7 @@ int lk_history_cells_json(FILE *f, const struct lk_history *h)
 			fputs("-1", f);
 		else
 			fprintf(f, "%u", x->f);
-		fprintf(f, ",%" PRIu64 ",%" PRIu64, x->count, x->bytes);
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, x->count, x->bytes, x->temps);
 	}
 	fputs(c->n ? "]]}" : "]}", f);
 	return ferror(f) ? -EIO : 0;

@@ -87,7 +87,11 @@ await run(async (browser) => {
   await page.uncheck('#opt-log');
   await page.screenshot({ path: `${shots}/brush-heap.png`, fullPage: true });
 
-  // the whole trace first: the page's leak table is the report's
+  // the whole trace first: the page's leak table is the report's, and so
+  // are the temporary allocations
+  await page.click('#tab-summary');
+  const temps = (await page.textContent('#sum-temporary .cv')).replace(/,/g, '');
+  check(+temps === whole.summary.temporary_allocations, `summary: ${temps} temporary allocations = the report's`);
   check(JSON.stringify(await leakRows(page)) === JSON.stringify(leakList(whole)), 'leak table = report\'s leaks (whole trace)');
 
   for (const [f0, f1] of [[0.3, 0.7], [0.05, 0.5], [0.6, 0.999]]) {
@@ -124,7 +128,7 @@ await run(async (browser) => {
     // the Detailed table: load_config's peak in the window, from the cells
     const cfg = whole.top_allocations.find((s) => s.stack[1] && s.stack[1].function === 'load_config').site;
     const cells = D.cells.sites.find((c) => c[0] === cfg), live = new Array(D.cells.t.length).fill(0);
-    for (let k = 1; k < cells.length; k += 4)
+    for (let k = 1; k < cells.length; k += 5)
       for (let x = cells[k]; x < (cells[k + 1] < 0 ? live.length : cells[k + 1]); x++) live[x] += cells[k + 3];
     const peak = Math.max(...live.slice(w.i, w.j + 1));
     await page.click('#tab-table');

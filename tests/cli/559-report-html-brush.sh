@@ -26,6 +26,6 @@ mid=$(jq '.summary.duration_ns / 2e9' "$T/g.json")
 "$LEAKSCOPE" report --format html --from "$mid" -o "$T/w.html" "$T/g.lstrace" 2> "$T/stderr" || fail "report --from --format html"
 leaked=$("$LEAKSCOPE" report --format json --from "$mid" "$T/g.lstrace" | jq '.summary.leaked_bytes')
 sed -n '/id="data">/,/<\/script>/p' "$T/w.html" | sed '1s/.*id="data">//; $s/<\/script>.*//' > "$T/w.json"
-expect_json "$T/w.json" "([.cells.sites[] | .[1:] | _nwise(4) | select(.[0] >= 0 and .[1] == -1) | .[3]] | add) == $leaked"
+expect_json "$T/w.json" "([.cells.sites[] | .[1:] | _nwise(5) | select(.[0] >= 0 and .[1] == -1) | .[3]] | add) == $leaked"
 browser_check "the page's window" check_brush.mjs "$T/g.html" "$LEAKSCOPE" "$T/g.lstrace" "$ROOT/tests/out/screenshots"
 exit 0

@@ -471,6 +471,8 @@ static void test_damage(const char *path, const char *cut)
 
 /* The cells of site i: its live bytes at sample j (j = due: at the end),
  * and how many blocks it allocated. */
+static uint64_t temps_seen;   /* temporaries in the cells cells_live read */
+
 static double cells_live(const struct lk_history *h, uint32_t site, uint32_t j, uint64_t *allocs)
 {
 	double live = 0;
@@ -480,6 +482,7 @@ static double cells_live(const struct lk_history *h, uint32_t site, uint32_t j, 
 		if (c->site != site)
 			continue;
 		*allocs += c->count;
+		temps_seen += c->temps;
 		if ((c->a == LK_HCELL_BEFORE || c->a <= j) && (c->f == LK_HCELL_NEVER || c->f > j))
 			live += (double)c->bytes;
 	}
@@ -506,11 +509,13 @@ static void test_cells(const char *path, const char *what)
 		uint64_t allocs = 0;
 		for (uint32_t j = 0; v && j < h.sampler.due; j++)
 			good &= cells_live(&h, s->id, j, &allocs) == v[j];
+		temps_seen = 0;
 		good &= v && cells_live(&h, s->id, h.sampler.due, &allocs) == (double)s->live_bytes;
-		good &= allocs == s->allocs;
+		good &= allocs == s->allocs && temps_seen == s->temporaries;
 		free(v);
 	}
-	ok(good && sorted && h.cells.n > 0, "%s: %zu cells give every site's live bytes at its %u samples (gen %u)",
+	ok(good && sorted && h.cells.n > 0,
+	   "%s: %zu cells give every site's live bytes at its %u samples (gen %u), allocations, temporaries",
 	   what, h.cells.n, h.sampler.due, h.sampler.gen);
 	lk_history_release(&h);
 }

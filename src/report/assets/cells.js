@@ -2,7 +2,8 @@
  * cells.js - a window's analysis redone in the page, from the per-site
  * cells of the data (history_cells.c): for every site, its blocks by the
  * sample interval of their allocation (a, -1: before the report's window)
- * and of their free (f, -1: not freed when the report's window ended). Interval k ends at t[k]; interval
+ * and of their free (f, -1: not freed when the report's window ended),
+ * with how many of them were temporary allocations. Interval k ends at t[k]; interval
  * 0 holds what happened up to t[0]. The window from sample i to sample j
  * holds the intervals i+1..j (and 0 when i is 0): the events at times in
  * (t[i], t[j]], as `leakscope report --from t[i]+1us --to t[j]` reads them.
@@ -15,17 +16,18 @@ LK.cells = function (data) {
   var t = data.t, sites = data.sites || [];
   function inWin(k, i, j) { return k >= 0 && (k > i || (i === 0 && k === 0)) && k <= j; }
   /* per site of the window from sample i to sample j: allocations and
-   * bytes, frees and bytes, blocks allocated in it and live at its end
-   * (leak), blocks live at its end (live) */
+   * bytes, frees and bytes, temporary allocations freed in it, blocks
+   * allocated in it and live at its end (leak), blocks live at its end
+   * (live) */
   function compute(i, j) {
-    var out = [], tot = { allocs: 0, allocB: 0, frees: 0, freeB: 0, leakN: 0, leakB: 0, liveN: 0, liveB: 0 };
+    var out = [], tot = { allocs: 0, allocB: 0, frees: 0, freeB: 0, leakN: 0, leakB: 0, liveN: 0, liveB: 0, temps: 0 };
     sites.forEach(function (c) {
-      var r = { site: c[0], allocs: 0, allocB: 0, frees: 0, freeB: 0, leakN: 0, leakB: 0, liveN: 0, liveB: 0 };
-      for (var k = 1; k + 3 < c.length; k += 4) {
+      var r = { site: c[0], allocs: 0, allocB: 0, frees: 0, freeB: 0, leakN: 0, leakB: 0, liveN: 0, liveB: 0, temps: 0 };
+      for (var k = 1; k + 4 < c.length; k += 5) {
         var a = c[k], f = c[k + 1], n = c[k + 2], b = c[k + 3];
         var allocIn = inWin(a, i, j), liveEnd = a <= j && (f < 0 || f > j);
         if (allocIn) { r.allocs += n; r.allocB += b; }
-        if (inWin(f, i, j)) { r.frees += n; r.freeB += b; }
+        if (inWin(f, i, j)) { r.frees += n; r.freeB += b; r.temps += c[k + 4]; }
         if (liveEnd) { r.liveN += n; r.liveB += b; }
         if (allocIn && liveEnd) { r.leakN += n; r.leakB += b; }
       }
@@ -41,7 +43,7 @@ LK.cells = function (data) {
     var m = {};
     sites.forEach(function (c) {
       var d = new Array(t.length + 1).fill(0), v = [], acc = 0;
-      for (var k = 1; k + 3 < c.length; k += 4) {
+      for (var k = 1; k + 4 < c.length; k += 5) {
         d[Math.max(c[k], 0)] += c[k + 3];
         if (c[k + 1] >= 0) d[c[k + 1]] -= c[k + 3];
       }

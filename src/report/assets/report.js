@@ -830,7 +830,7 @@
 
   /* a stack's values: the report's, or in a window (cells.js) bytes not
    * freed, live at its end, allocations and bytes allocated in it */
-  var WINDOWED = { leaked: 'leakB', live: 'liveB', allocs: 'allocs', allocated: 'allocB' };
+  var WINDOWED = { leaked: 'leakB', live: 'liveB', allocs: 'allocs', allocated: 'allocB', temporary: 'temps' };
   function flameValues(st, other) {
     if (!WIN || !CELLS) return st[0];
     var r = st[2] != null ? WIN.bySite[st[2]] : other;

@@ -1,9 +1,9 @@
 /*
  * summary.js - the Summary tab of a trace's page: the heap's peak, what
- * was live at the end, the window's allocations, frees and blocks not
- * freed, temporary allocations and the RSS peak, then the top sites by
- * bytes not freed in the window, by allocations in the window, by bytes
- * live at the peak and by temporary allocations. LK.summary(ctx) returns
+ * was live at the end, the window's allocations, frees, blocks not freed
+ * and temporary allocations, the RSS peak, then the top sites by bytes not
+ * freed in the window, by allocations in the window, by bytes live at the
+ * peak and by temporary allocations in the window. LK.summary(ctx) returns
  * the HTML; ctx: {S (the data's summary), win (LK.cells' compute of the
  * window shown), flame (site -> values of the flame measures), name(site),
  * fmtBytes, fmtTime, esc}.
@@ -23,7 +23,7 @@ LK.summary = function (ctx) {
     card('leaked', 'Not freed in the window', B(W ? W.total.leakB : S.leaked), num(W ? W.total.leakN : S.leakedN) + ' blocks'),
     card('allocs', 'Allocations in the window', W ? num(W.total.allocs) : num(S.allocs), B(W ? W.total.allocB : S.bytes) + ' allocated'),
     card('frees', 'Frees in the window', W ? num(W.total.frees) : num(S.frees), W ? B(W.total.freeB) + ' freed' : ''),
-    card('temporary', 'Temporary allocations', num(S.temporaries), 'freed right after, by the same thread (whole trace)')
+    card('temporary', 'Temporary allocations', num(W ? W.total.temps : S.temporaries), 'freed in the window right after, by the thread that made them')
   ];
   if (S.rssPeak != null) cards.push(card('rss', 'RSS peak', B(S.rssPeak), 'at ' + T(S.rssPeakT)));
   function top(id, title, rows, key, fmt) {
@@ -39,11 +39,11 @@ LK.summary = function (ctx) {
   var wrows = W ? W.sites : [], frows = [];
   Object.keys(ctx.flame).forEach(function (s) {
     var v = ctx.flame[s];
-    frows.push({ site: +s, peak: v[2], temp: v[5] });
+    frows.push({ site: +s, peak: v[2] });
   });
   return '<div class="cards">' + cards.join('') + '</div><div class="tops">' +
     top('leaked', 'Not freed in the window', wrows, 'leakB', B) +
     top('allocs', 'Allocations in the window', wrows, 'allocs', num) +
     top('peak', 'Live at the peak', frows, 'peak', B) +
-    top('temporary', 'Temporary allocations', frows, 'temp', num) + '</div>';
+    top('temporary', 'Temporary allocations', wrows, 'temps', num) + '</div>';
 };
