@@ -17,7 +17,9 @@
 #include "report/history_report.h"
 
 static const struct lk_cli_opt options[] = {
-	LK_CLI_OPT_FORMAT("text|json", "text (default) or json"),
+	LK_CLI_OPT_FORMAT("text|json|html", "text (default), json or html (a self-contained\n"
+			  "page: the sites that added blocks, a flame graph\n"
+			  "and trees)"),
 	LK_CLI_OPT_OUTPUT("write the report to FILE ('-': standard output)"),
 	LK_CLI_OPT_TOP("text: the N largest changes (default 20; 0 = all)"),
 	LK_CLI_OPT_FULL_STACKS,
@@ -85,10 +87,19 @@ static int split(const char *arg, struct side *s)
 /* What the command line asks of the report. */
 struct diff_opts {
 	const char *out_path;
-	int json, top;
+	int fmt, top;              /* 0 text, 1 json, 2 html */
 	int color;                 /* --color's choice */
 	struct lk_text_style style;
 };
+
+static int write_diff(const struct lk_tdiff *d, const struct diff_opts *opt, FILE *out)
+{
+	if (opt->fmt == 2)
+		return lk_tdiff_write_html(d, out);
+	if (opt->fmt == 1)
+		return lk_tdiff_write_json(d, out);
+	return lk_tdiff_write_text(d, opt->top, &opt->style, out);
+}
 
 static int run(struct side *a, struct side *b, struct diff_opts *opt)
 {
@@ -122,9 +133,7 @@ static int run(struct side *a, struct side *b, struct diff_opts *opt)
 		FILE *out = lk_cli_open_out(opt->out_path);
 		opt->style.color = lk_cli_color(opt->color, lk_cli_out_fd());
 		if (out)
-			status = lk_cli_close_out(out, opt->json ? lk_tdiff_write_json(&d, out)
-							       : lk_tdiff_write_text(&d, opt->top, &opt->style,
-										     out));
+			status = lk_cli_close_out(out, write_diff(&d, opt, out));
 	}
 	lk_tdiff_release(&d);
 	lk_history_release(&ha);
@@ -145,7 +154,7 @@ int cmd_diff(int argc, char **argv)
 		case 'f':
 			if ((k = lk_cli_choice(&p)) < 0)
 				return p.status;
-			o.json = k == 1;
+			o.fmt = k;
 			break;
 		case 'o': o.out_path = p.value; break;
 		case LK_CLI_TOP:

@@ -182,6 +182,7 @@ int cmd_report(int argc, char **argv)
 	struct lk_suppressions sup;
 	lk_suppressions_init(&sup);
 	struct lk_history h;
+	opt.cells = fmt == FMT_HTML;   /* the page's window analysis */
 	if (lk_cli_load_suppressions(&sup, builtin, files, n_files) ||
 	    lk_cli_load_history(input, &opt, &h)) {
 		lk_suppressions_release(&sup);

@@ -32,8 +32,9 @@ enum { OPT_NO_FOLLOW = LK_CLI_LONG, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_S
 static const struct lk_cli_opt options[] = {
 	LK_CLI_OPT_OUTPUT("write the report to FILE (default: stderr; '-':\n"
 			  "stdout), opened before PROGRAM starts"),
-	LK_CLI_OPT_FORMAT("text|json|folded", "text (default), json (docs/json-leaks.md) or\n"
-			  "folded (stacks for flamegraph.pl, speedscope)"),
+	LK_CLI_OPT_FORMAT("text|json|folded|html", "text (default), json (docs/json-leaks.md),\n"
+			  "folded (stacks for flamegraph.pl, speedscope) or\n"
+			  "html (a self-contained page; needs -o)"),
 	LK_CLI_OPT_TOP("allocation sites listed per process in text\n"
 		       "(default 10; 0 = all; a line counts the others;\n"
 		       "JSON lists every site)"),
@@ -177,6 +178,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		return -p.status;
 	if (p.n_args == 0)
 		return -lk_cli_usage_error("run", "no program given");
+	if (o->format == 'h' && (!o->output || strcmp(o->output, "-") == 0))
+		return -lk_cli_usage_error("run", "--format html needs -o FILE");
 	if (lk_cli_load_suppressions(&o->sup, o->default_sup, files, n_files) != 0)
 		return -LK_EXIT_FAILURE;
 	return (int)(p.args - argv);
@@ -319,6 +322,8 @@ static int write_reports(struct lk_collector *c, const struct run_opts *o, FILE 
 		lk_leak_write_json(&r, out);
 	else if (rc == 0 && o->format == 'f')
 		lk_leak_write_folded(&r, out);
+	else if (rc == 0 && o->format == 'h')
+		rc = lk_leak_write_html(&r, out);
 	else if (rc == 0)
 		lk_leak_write_text(&r, out);
 	for (size_t i = 0; i < r.n_reports; i++)

@@ -686,6 +686,20 @@ static struct result *result_get(struct lk_symbolizer *s, struct module *m, uint
 	return r;
 }
 
+int lk_symbolizer_warm(struct lk_symbolizer *s, const char *path)
+{
+	struct module *m = s && path ? module_get(s, path) : NULL;
+	if (!m)
+		return -ENOMEM;
+	if (m->err < 0)
+		return m->err;
+	if (!m->cus_built && cu_table_build(m) < 0)
+		return -ENOMEM;
+	if (!m->syms_built)
+		syms_build(m);
+	return 0;
+}
+
 int lk_symbolize(struct lk_symbolizer *s, const char *path, uint64_t bias, uint64_t ip,
 		 struct lk_frame_text *frames, int max)
 {

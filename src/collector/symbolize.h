@@ -42,6 +42,13 @@ void lk_symbolizer_free(struct lk_symbolizer *s);
 int lk_symbolize(struct lk_symbolizer *s, const char *path, uint64_t bias, uint64_t ip,
 		 struct lk_frame_text *frames, int max);
 
+/*
+ * Read the symbols and the DWARF index of the ELF file path now, once (the
+ * first lookup in a large module with debug information takes a tenth of a
+ * second). 0, or as lk_symbolize for a file that cannot be read.
+ */
+int lk_symbolizer_warm(struct lk_symbolizer *s, const char *path);
+
 /* Free the strings of one frame and clear them (NULL pointers are fine). */
 void lk_frame_text_release(struct lk_frame_text *f);
 

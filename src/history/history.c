@@ -169,6 +169,8 @@ static void fire_from(struct lk_history *h, uint64_t t)
 	h->from_t = t;
 	h->from_number = h->blocks.next;
 	h->origin = t;
+	if (h->opt.cells)
+		lk_hcells_start(&h->cells, h->from_number);
 	for (size_t i = 0; i < h->n_sites; i++) {
 		h->sites[i].from_bytes = h->hot[i].live_bytes;
 		h->sites[i].from_count = h->hot[i].live_count;
@@ -235,6 +237,7 @@ static int fire_to(struct lk_history *h, uint64_t t, int at_end)
 	h->candidates = calloc(LK_HISTORY_SCATTER, sizeof(*h->candidates));
 	if (!h->candidates)
 		return -ENOMEM;
+	int rc = h->opt.cells ? lk_hcells_clock(&h->cells, &h->sampler, h->blocks.next) : 0;
 	uint64_t stride = 1;
 	lk_hblocks_foreach(&h->blocks, b) {
 		if (at_end)
@@ -242,6 +245,8 @@ static int fire_to(struct lk_history *h, uint64_t t, int at_end)
 		if (b.site == LK_HBLOCK_NO_SITE)
 			continue;
 		struct lk_hist_site *s = &h->sites[b.site];
+		if (h->opt.cells && rc == 0)
+			rc = lk_hcells_add(&h->cells, b.site, b.number, b.size, 0, 0);
 		if (b.number >= h->from_number) {
 			uint64_t bt = h->times_later ? b.number : b.t;
 			add_candidate(h, &b, bt, h->win_count, &stride);
@@ -261,7 +266,7 @@ static int fire_to(struct lk_history *h, uint64_t t, int at_end)
 	if (!h->times_later)
 		qsort(h->candidates, h->n_candidates, sizeof(*h->candidates), by_time);
 	h->sizes_live_done = at_end;
-	return 0;
+	return rc;
 }
 
 static int by_number(const void *pa, const void *pb)
@@ -496,8 +501,11 @@ static int slow_begin(struct lk_history *h, uint64_t t)
 		return 1;
 	if (t > h->t_end)
 		h->t_end = t;
-	if (h->from_done && !h->to_done)
+	if (h->from_done && !h->to_done) {
 		lk_sampler_advance(&h->sampler, t - h->origin);
+		if (h->opt.cells && (rc = lk_hcells_clock(&h->cells, &h->sampler, h->blocks.next)))
+			return rc;
+	}
 	h->events++;
 	return 0;
 }
@@ -579,6 +587,8 @@ HOT int block_gone(struct lk_history *h, struct hot *x, uint64_t size, uint32_t 
 		return 0;
 	struct lk_hist_hot *hs = &h->hot[site];
 	int rc = site_touch(h, site, x, size, 0);
+	if (h->opt.cells && h->from_done && !h->to_done && rc == 0)
+		rc = lk_hcells_add(&h->cells, site, number, size, 1, real_free && last1 == number + 1);
 	hs->live_bytes -= size;
 	hs->live_count--;
 	if (!real_free) {
@@ -604,7 +614,12 @@ HOT int on_free(struct lk_history *h, struct hot *x, uint64_t last1, uint64_t nu
 static int on_sample(struct lk_history *h, uint64_t t, uint64_t rss)
 {
 	int rc = lk_series_catch_up(&h->sampler, &h->rss_series, (double)h->rss_now);
-	h->rss_now = rss;
+	/* a sample of the timeline holds the largest RSS of its interval: a
+	 * max envelope, so that a peak between two samples shows */
+	uint64_t stamp = (uint64_t)h->sampler.gen << 32 | h->sampler.due;
+	if (!h->n_samples_rss || stamp != h->rss_stamp || rss > h->rss_now)
+		h->rss_now = rss;
+	h->rss_stamp = stamp;
 	h->n_samples_rss++;
 	if (rss > h->rss_peak) {
 		h->rss_peak = rss;
@@ -892,6 +907,8 @@ static int finish(struct lk_history *h)
 		return -ENOMEM;
 	for (size_t j = 0; j < n; j++)
 		h->times[j] = lk_history_seconds(h, h->origin + (uint64_t)j * h->sampler.delta);
+	if (h->opt.cells)
+		lk_hcells_sort(&h->cells);
 	h->final_bytes = h->live_bytes;
 	h->final_count = lk_hblocks_count(&h->blocks);
 	/* every block added is live now, freed, or was replaced (lost frees) */
@@ -936,6 +953,8 @@ static int start(struct lk_history *h, FILE *f, const struct lk_hist_options *op
 	memset(h, 0, sizeof(*h));
 	h->opt = *opt;
 	lk_sampler_init(&h->sampler);
+	if (opt->cells && (rc = lk_hcells_init(&h->cells)))
+		return rc;
 	h->threads = calloc(THREAD_SLOTS, sizeof(*h->threads));
 	if (!h->threads || (rc = lk_symtab_init(&h->symtab)) || (rc = ensure_site(h, 0)))
 		return -ENOMEM;
@@ -1266,6 +1285,7 @@ void lk_history_release(struct lk_history *h)
 	free(h->verdicts.heap_note);
 	lk_series_release(&h->total_series);
 	lk_series_release(&h->rss_series);
+	lk_hcells_release(&h->cells);
 	free(h->times);
 	for (size_t i = 0; i < h->n_warnings; i++)
 		free(h->warnings[i]);

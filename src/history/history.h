@@ -42,6 +42,7 @@
 
 #include "analyze/timeline.h"
 #include "history/blocks.h"
+#include "history/cells.h"
 #include "history/point.h"
 #include "history/sampler.h"
 #include "history/symtab.h"
@@ -59,6 +60,7 @@ struct lk_hist_options {
 					* or every 2^16 records (may be NULL) */
 	void *progress_arg;
 	int reader_flags;          /* LK_TRACE_NOVERIFY for fuzzing, else 0 */
+	int cells;                 /* keep the cells of the window (history/cells.h) */
 };
 
 /* What every event of a site touches, while the trace is read: one cache
@@ -165,6 +167,7 @@ struct lk_history {
 	int peak_logging;          /* not settled (peak_settle) */
 	int sizes_live_done;       /* the size classes' live blocks are counted */
 	uint64_t rss_peak, rss_peak_t, rss_now, n_samples_rss;
+	uint64_t rss_stamp;        /* the clock when rss_now was sampled */
 	uint64_t final_bytes, final_count;
 	/* markers and snapshots, in file order */
 	struct lk_hist_name *marks, *snapshots;
@@ -184,6 +187,8 @@ struct lk_history {
 	struct lk_sampler sampler;
 	struct lk_series_buf total_series, rss_series;
 	double *times;             /* sampler.due sample times, seconds */
+	struct lk_hcells cells;    /* when opt.cells: by site, a, f once read;
+				    * interval sampler.due ends at to_t */
 	/* the verdicts of the scan at the process's end (CLASSES, format.h) */
 	struct lk_hist_verdicts {
 		int known;             /* the trace has them */

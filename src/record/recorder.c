@@ -158,8 +158,24 @@ static int create_trace(const char *path, int named, char **got)
 			    NAME_TRIES - 1);
 }
 
+/* The symbols of the modules the process has loaded, read before its
+ * trace's clock starts and while it waits for our answer to its hello:
+ * read later, on the first stacks, they would hold the recorder up for a
+ * tenth of a second, while the events of the start piled up and took the
+ * time of the next drain. */
+static void warm_symbols(struct lk_recorder *rec, struct lk_session *s)
+{
+	if (lk_shmview_sync_modules(&s->view) != 0)
+		return;
+	for (uint32_t i = 0; i < s->view.n_mods; i++) {
+		const char *path = s->view.mods[i].path;
+		lk_symbolizer_warm(rec->sym, path && *path ? path : s->exe);
+	}
+}
+
 int lk_recorder_attach(struct lk_recorder *rec, struct lk_session *s)
 {
+	warm_symbols(rec, s);
 	int is_root = s->pid == rec->root && !s->forked && !rec->root_named;
 	char *want = is_root ? strdup(rec->path) : other_path(rec, s->pid);
 	if (!want)

@@ -390,6 +390,13 @@ static int symbolize(struct lk_rtrace *t, struct lk_symbolizer *sym, uint64_t de
 
 /* ---- samples, flushes, end --------------------------------------------- */
 
+/* Between the periodic samples, one more at each drain (at most this
+ * often) while the live bytes are above the last RSS sampled: a peak of
+ * the heap gets its RSS, which a periodic sample would miss when the peak
+ * is short (the first may come before the program touched its new pages:
+ * the next drain samples again). */
+#define PEAK_SAMPLE_NS 4000000u
+
 static uint64_t rss_bytes(pid_t pid)
 {
 	char p[64], buf[128];
@@ -408,10 +415,12 @@ static uint64_t rss_bytes(pid_t pid)
 	return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
-static void sample(struct lk_rtrace *t)
+static void sample(struct lk_rtrace *t, uint64_t mono_ns)
 {
 	const struct lk_live *l = &t->s->live;
-	int rc = lk_trace_write_sample(t->w, t->now, rss_bytes(t->pid), l->bytes, l->count);
+	t->last_rss = rss_bytes(t->pid);
+	t->last_sample = mono_ns;
+	int rc = lk_trace_write_sample(t->w, t->now, t->last_rss, l->bytes, l->count);
 	if (rc) {
 		fail(t, rc);
 		return;
@@ -427,8 +436,10 @@ int lk_rtrace_tick(struct lk_rtrace *t, struct lk_symbolizer *sym, uint64_t mono
 		return 0;
 	lk_rtrace_clock(t, mono_ns);
 	if (mono_ns >= t->next_sample) {
-		sample(t);
+		sample(t, mono_ns);
 		t->next_sample = mono_ns + t->sample_ns;
+	} else if (t->s->live.bytes > t->last_rss && mono_ns >= t->last_sample + PEAK_SAMPLE_NS) {
+		sample(t, mono_ns);
 	}
 	int more = symbolize(t, sym, deadline_ns);
 	if (t->w && mono_ns >= t->next_flush) {

@@ -57,6 +57,7 @@ struct lk_rtrace {
 
 	uint64_t sample_ns, flush_ns;     /* periods */
 	uint64_t next_sample, next_flush; /* CLOCK_MONOTONIC ns */
+	uint64_t last_rss, last_sample;   /* the last sample's RSS, and when (ns) */
 	uint64_t events, allocs, frees, symbols;
 	uint64_t t_last;              /* ticks of the last event */
 	uint64_t bytes;               /* file size when closed */

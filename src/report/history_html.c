@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,45 +27,15 @@ static char *xdup(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	char *s = NULL;
-	va_list ap;
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
-/* "function (file:line)" of a site's first frame, or "module+0x..". */
 static char *site_label(const struct lk_hist_site *s)
 {
-	if (!s->n_frames)
-		return fmt("site %" PRIu32 " (no stack)", s->id);
-	const struct lk_frame_text *f = &s->frames[0];
-	const char *file = f->file ? strrchr(f->file, '/') : NULL;
-	if (f->function && f->file)
-		return fmt("%s (%s:%d)", f->function, file ? file + 1 : f->file, f->line);
-	if (f->function)
-		return fmt("%s", f->function);
-	return fmt("%s+0x%" PRIx64, f->module ? f->module : "?", f->offset);
+	return lk_html_site_label(s->frames, s->n_frames, s->id);
 }
 
 /* A time in ticks as seconds to the nanosecond (what report.js reads). */
 static void seconds(FILE *f, const struct lk_history *h, uint64_t t)
 {
 	lk_json_fixed(f, (double)lk_history_ns(h, t) / 1e9, 9);
-}
-
-static int add_meta(struct lk_timeline *tl, const char *key, char *value)
-{
-	if (!value)
-		return -ENOMEM;
-	tl->meta[tl->n_meta].key = xdup(key);
-	tl->meta[tl->n_meta++].value = value;
-	return 0;
 }
 
 static int copy_frames(struct lk_band *b, const struct lk_hist_site *s)
@@ -84,11 +53,20 @@ static int copy_frames(struct lk_band *b, const struct lk_hist_site *s)
 	return 0;
 }
 
+/* 1 when the window reaches the trace's end after its last sample: the
+ * page gets one more point, at the end, so that what the program freed
+ * after the last sample (at exit) shows. */
+static size_t tail(const struct lk_history *h)
+{
+	uint64_t last = h->sampler.due ? h->origin + (uint64_t)(h->sampler.due - 1) * h->sampler.delta : 0;
+	return h->opt.to.kind == LK_POINT_END && h->sampler.due && h->to_t > last;
+}
+
 static int series(struct lk_timeline *tl, const struct lk_history *h, const char *name,
-		  const struct lk_series_buf *b)
+		  const struct lk_series_buf *b, double end)
 {
 	struct lk_series *s = &tl->series[tl->n_series++];
-	size_t n = h->sampler.due;
+	size_t n = h->sampler.due + tail(h);
 	s->name = xdup(name);
 	s->times = calloc(n ? n : 1, sizeof(double));
 	s->values = calloc(n ? n : 1, sizeof(double));
@@ -96,8 +74,8 @@ static int series(struct lk_timeline *tl, const struct lk_history *h, const char
 		return -ENOMEM;
 	s->n = n;
 	for (size_t j = 0; j < n; j++) {
-		s->times[j] = h->times[j];
-		s->values[j] = b->v && j < b->n ? b->v[j] : 0;
+		s->times[j] = tl->times[j];
+		s->values[j] = j == h->sampler.due ? end : b->v && j < b->n ? b->v[j] : 0;
 	}
 	return 0;
 }
@@ -144,6 +122,20 @@ static int top_sites(const struct lk_history *h, struct pick **out, size_t *n_ou
 	return 0;
 }
 
+/* Site i's live bytes at the page's points (its value at the end last). */
+static double *site_values(const struct lk_history *h, size_t i)
+{
+	double *v = lk_history_site_values(h, i), *w;
+	if (!v || !tail(h))
+		return v;
+	if (!(w = realloc(v, (h->sampler.due + 1) * sizeof(*v)))) {
+		free(v);
+		return NULL;
+	}
+	w[h->sampler.due] = (double)h->sites[i].live_bytes;
+	return w;
+}
+
 static int bands(struct lk_timeline *tl, const struct lk_history *h)
 {
 	struct pick *p;
@@ -163,7 +155,7 @@ static int bands(struct lk_timeline *tl, const struct lk_history *h)
 			break;
 		b->id = strdup(p[i].id);
 		b->label = site_label(s);
-		b->values = lk_history_site_values(h, p[i].site);
+		b->values = site_values(h, p[i].site);
 		b->stats = *lk_history_site_stats(h, s);
 		if (!b->id || !b->label || !b->values)
 			rc = -ENOMEM;
@@ -188,7 +180,7 @@ static int markers(struct lk_timeline *tl, const struct lk_history *h)
 	}
 	for (size_t i = 0; i < h->n_snapshots; i++) {
 		tl->markers[tl->n_markers].t = lk_history_seconds(h, h->snapshots[i].t);
-		if (!(tl->markers[tl->n_markers++].text = fmt("snapshot %s", h->snapshots[i].text)))
+		if (!(tl->markers[tl->n_markers++].text = lk_html_fmt("snapshot %s", h->snapshots[i].text)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -197,7 +189,7 @@ static int markers(struct lk_timeline *tl, const struct lk_history *h)
 static int build(struct lk_timeline *tl, const struct lk_history *h, const struct lk_history_view *v)
 {
 	char b1[32];
-	size_t n = h->sampler.due;
+	size_t n = h->sampler.due + tail(h);
 	memset(tl, 0, sizeof(*tl));
 	tl->title = xdup(h->program && *h->program ? h->program : v->trace);
 	tl->meta = calloc(8, sizeof(*tl->meta));
@@ -206,29 +198,34 @@ static int build(struct lk_timeline *tl, const struct lk_history *h, const struc
 	tl->warnings = calloc(h->n_warnings + 1, sizeof(char *));
 	if (!tl->title || !tl->meta || !tl->times || !tl->series || !tl->warnings)
 		return -ENOMEM;
-	memcpy(tl->times, h->times, n * sizeof(double));
+	memcpy(tl->times, h->times, h->sampler.due * sizeof(double));
+	if (tail(h))
+		tl->times[n - 1] = lk_history_seconds(h, h->to_t);
 	tl->n_samples = n;
 	for (size_t i = 0; i < h->n_warnings; i++)
 		if (!(tl->warnings[tl->n_warnings++] = xdup(h->warnings[i])))
 			return -ENOMEM;
 	int rc;
-	if ((rc = add_meta(tl, "trace", xdup(v->trace))) ||
-	    (rc = add_meta(tl, "pid", fmt("%" PRIu32, h->meta.pid))) ||
-	    (rc = add_meta(tl, "events", fmt("%s", lk_grouped(h->events, b1, sizeof(b1))))) ||
-	    (rc = add_meta(tl, "peak live", fmt("%s B at %.6g s", lk_grouped(h->peak_bytes, b1, sizeof(b1)),
-						 lk_history_seconds(h, h->peak_t)))) ||
-	    (rc = add_meta(tl, "window", fmt("%.6g s .. %.6g s", lk_history_seconds(h, h->from_t),
-					      lk_history_seconds(h, h->to_t)))) ||
-	    (rc = add_meta(tl, "not freed", fmt("%s B in %" PRIu64 " objects",
-						 lk_grouped(h->win_bytes, b1, sizeof(b1)), h->win_count))))
+	if ((rc = lk_html_meta(tl, "trace", xdup(v->trace))) ||
+	    (rc = lk_html_meta(tl, "pid", lk_html_fmt("%" PRIu32, h->meta.pid))) ||
+	    (rc = lk_html_meta(tl, "events", lk_html_fmt("%s", lk_grouped(h->events, b1, sizeof(b1))))) ||
+	    (rc = lk_html_meta(tl, "peak live",
+			       lk_html_fmt("%s B at %.6g s", lk_grouped(h->peak_bytes, b1, sizeof(b1)),
+					   lk_history_seconds(h, h->peak_t)))) ||
+	    (rc = lk_html_meta(tl, "window",
+			       lk_html_fmt("%.6g s .. %.6g s", lk_history_seconds(h, h->from_t),
+					   lk_history_seconds(h, h->to_t)))) ||
+	    (rc = lk_html_meta(tl, "not freed",
+			       lk_html_fmt("%s B in %" PRIu64 " objects",
+					   lk_grouped(h->win_bytes, b1, sizeof(b1)), h->win_count))))
 		return rc;
 	if ((h->opt.size_min || h->opt.size_max) &&
-	    (rc = add_meta(tl, "size filter", fmt("%" PRIu64 "..%" PRIu64 " B", h->opt.size_min,
-						   h->opt.size_max))))
+	    (rc = lk_html_meta(tl, "size filter",
+			       lk_html_fmt("%" PRIu64 "..%" PRIu64 " B", h->opt.size_min, h->opt.size_max))))
 		return rc;
-	if ((rc = series(tl, h, "live bytes", &h->total_series)))
+	if ((rc = series(tl, h, "live bytes", &h->total_series, (double)h->live_bytes)))
 		return rc;
-	if (h->n_samples_rss && (rc = series(tl, h, "rss", &h->rss_series)))
+	if (h->n_samples_rss && (rc = series(tl, h, "rss", &h->rss_series, (double)h->rss_now)))
 		return rc;
 	if ((rc = markers(tl, h)))
 		return rc;
@@ -258,6 +255,25 @@ static void verdicts(FILE *f, const struct lk_leak_report *r)
 			sup ? "suppressed" : lk_leak_class_id(l->cls), l->bytes, l->objects);
 	}
 	fputs("]}", f);
+}
+
+/* "summary": the whole trace's numbers for the page's Summary tab. */
+static void summary(FILE *f, const struct lk_history *h)
+{
+	fprintf(f, ",\"summary\":{\"peak\":%" PRIu64 ",\"peakT\":", h->peak_bytes);
+	seconds(f, h, h->peak_t);
+	fprintf(f, ",\"final\":%" PRIu64 ",\"finalN\":%" PRIu64 ",\"leaked\":%" PRIu64
+		",\"leakedN\":%" PRIu64 ",\"allocs\":%" PRIu64 ",\"frees\":%" PRIu64
+		",\"bytes\":%" PRIu64 ",\"temporaries\":%" PRIu64 ",\"rssPeak\":",
+		h->final_bytes, h->final_count, h->win_bytes, h->win_count, h->allocs, h->frees,
+		h->bytes_allocated, h->temporaries);
+	if (h->n_samples_rss)
+		fprintf(f, "%" PRIu64, h->rss_peak);
+	else
+		fputs("null", f);
+	fputs(",\"rssPeakT\":", f);
+	seconds(f, h, h->rss_peak_t);
+	putc('}', f);
 }
 
 struct extra_data {
@@ -306,6 +322,7 @@ static int extra(FILE *f, void *arg)
 	fprintf(f, "],\"leaksTotal\":{\"b\":%" PRIu64 ",\"n\":%" PRIu64 ",\"groups\":%zu}",
 		h->win_bytes, h->win_count, n);
 	verdicts(f, d->leaks);
+	summary(f, h);
 	fprintf(f, ",\"candidates\":{\"blocks\":%" PRIu64 ",\"points\":[", h->win_count);
 	for (size_t i = 0; i < h->n_candidates; i++) {
 		const struct lk_hist_candidate *c = &h->candidates[i];
@@ -330,6 +347,8 @@ static int extra(FILE *f, void *arg)
 		first = 0;
 	}
 	putc(']', f);
+	if (h->opt.cells && (rc = lk_history_cells_json(f, h)))
+		return rc;
 	return lk_history_flame_json(f, h);
 }
 

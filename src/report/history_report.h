@@ -43,9 +43,14 @@ int lk_history_write_massif(const struct lk_history *h, FILE *out);
 /* The page's flame graph data, ",\"flame\":{...}" (history_flame.c; used
  * by the HTML writer). */
 int lk_history_flame_json(FILE *f, const struct lk_history *h);
+/* The window's cells, ",\"cells\":{...}" (history_cells.c), when the
+ * history kept them (opt.cells). */
+int lk_history_cells_json(FILE *f, const struct lk_history *h);
 
 int lk_tdiff_write_text(const struct lk_tdiff *d, int top, const struct lk_text_style *st,
 			FILE *out);
 int lk_tdiff_write_json(const struct lk_tdiff *d, FILE *out);
+/* The self-contained page (tdiff_html.c, docs/html-report.md). */
+int lk_tdiff_write_html(const struct lk_tdiff *d, FILE *out);
 
 #endif

@@ -12,6 +12,9 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,6 +390,13 @@ static const struct lk_asset *inline_asset(const char *name, const char *end_tag
 	return a;
 }
 
+/* The page's scripts, in the order they run: the modules report.js uses,
+ * then report.js. */
+static const char *const scripts[] = {"labels.js",  "cells.js",  "brush.js",
+				      "chartopts.js", "bandstats.js", "summary.js",
+				      "trees.js",   "report.js"};
+#define N_SCRIPTS (sizeof(scripts) / sizeof(scripts[0]))
+
 int lk_timeline_write_html(const struct lk_timeline *tl, FILE *out)
 {
 	return lk_timeline_write_html_extra(tl, NULL, out);
@@ -396,11 +406,14 @@ int lk_timeline_write_html_extra(const struct lk_timeline *tl, const struct lk_h
 				 FILE *out)
 {
 	const struct lk_asset *css = inline_asset("report.css", "</style");
-	const struct lk_asset *js = inline_asset("report.js", "</script");
+	const struct lk_asset *js[N_SCRIPTS];
 	const char *title = tl->title && *tl->title ? tl->title : "heap profile";
 	int rc;
 
-	if (!css || !js)
+	for (size_t i = 0; i < N_SCRIPTS; i++)
+		if (!(js[i] = inline_asset(scripts[i], "</script")))
+			return -EINVAL;
+	if (!css)
 		return -EINVAL;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -417,8 +430,10 @@ int lk_timeline_write_html_extra(const struct lk_timeline *tl, const struct lk_h
 	      "<script type=\"application/json\" id=\"data\">", out);
 	if ((rc = write_data(out, tl, x)) < 0)
 		return rc;
-	fputs("</script>\n<script>\n", out);
-	fwrite(js->data, 1, js->len, out);
+	for (size_t i = 0; i < N_SCRIPTS; i++) {
+		fputs("</script>\n<script>\n", out);
+		fwrite(js[i]->data, 1, js[i]->len, out);
+	}
 	fputs("</script>\n</body>\n</html>\n", out);
 	if (fflush(out) != 0 || ferror(out))
 		return -EIO;
@@ -445,4 +460,48 @@ void lk_html_frames_json(FILE *f, const struct lk_frame_text *frames, size_t n)
 		lk_html_frame_json(f, &frames[i]);
 	}
 	putc(']', f);
+}
+
+char *lk_html_site_label(const struct lk_frame_text *frames, size_t n, uint32_t id)
+{
+	char *s = NULL;
+	int rc;
+	if (!n) {
+		rc = asprintf(&s, "site %" PRIu32 " (no stack)", id);
+	} else {
+		const struct lk_frame_text *f = &frames[0];
+		const char *file = f->file ? strrchr(f->file, '/') : NULL;
+		file = file ? file + 1 : f->file;
+		if (f->function && f->file)
+			rc = asprintf(&s, "%s (%s:%d)", f->function, file, f->line);
+		else if (f->function)
+			rc = asprintf(&s, "%s", f->function);
+		else
+			rc = asprintf(&s, "%s+0x%" PRIx64, f->module ? f->module : "?", f->offset);
+	}
+	return rc < 0 ? NULL : s;
+}
+
+char *lk_html_fmt(const char *f, ...)
+{
+	char *s = NULL;
+	va_list ap;
+	va_start(ap, f);
+	if (vasprintf(&s, f, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+int lk_html_meta(struct lk_timeline *tl, const char *key, char *value)
+{
+	char *k = strdup(key);
+	if (!k || !value) {
+		free(k);
+		free(value);
+		return -ENOMEM;
+	}
+	tl->meta[tl->n_meta].key = k;
+	tl->meta[tl->n_meta++].value = value;
+	return 0;
 }

@@ -50,4 +50,16 @@ void lk_html_frames_json(FILE *f, const struct lk_frame_text *frames, size_t n);
 /* One of them. */
 void lk_html_frame_json(FILE *f, const struct lk_frame_text *fr);
 
+/* The label of an allocation site: "function (file:line)" of its first
+ * frame, "function", "module+0xOFFSET", or "site ID (no stack)"; a new
+ * string or NULL. */
+char *lk_html_site_label(const struct lk_frame_text *frames, size_t n, uint32_t id);
+
+/* For the writers that build a page's timeline: a new string printed as
+ * printf does (NULL when out of memory), and a metadata line key: value
+ * added to tl->meta, which has room for it (value is taken; 0 or -ENOMEM,
+ * value freed then). */
+char *lk_html_fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+int lk_html_meta(struct lk_timeline *tl, const char *key, char *value);
+
 #endif

@@ -1,7 +1,8 @@
 /*
  * leak_report.h - writers of leak reports ("leakscope run"): text for a
  * person (stderr by default), JSON for programs (docs/json-leaks.md),
- * folded stacks for flame graphs (folded.c, docs/formats.md).
+ * folded stacks for flame graphs (folded.c, docs/formats.md), and an HTML
+ * page (leak_html.c, docs/html-report.md).
  */
 #ifndef LK_REPORT_LEAK_REPORT_H
 #define LK_REPORT_LEAK_REPORT_H
@@ -65,5 +66,7 @@ void lk_leak_write_process_text(FILE *out, const struct lk_leak_report *p,
 void lk_leak_write_process_json(FILE *out, const struct lk_leak_report *p);
 void lk_leak_write_json(const struct lk_run_result *r, FILE *out);
 void lk_leak_write_folded(const struct lk_run_result *r, FILE *out);
+/* The self-contained HTML page (leak_html.c): 0, -EIO, -ENOMEM. */
+int lk_leak_write_html(const struct lk_run_result *r, FILE *out);
 
 #endif

@@ -18,5 +18,5 @@ want=$(jq -r '[.processes[].leaks[] | "\(.class) \(.bytes)"] | sort | join(",")'
 got=$(sed 's/^[^;]*;\([^;]*\);.* \([0-9]*\)$/\1 \2/' "$T/f.txt" | sort | paste -sd, -)
 [ "$got" = "$want" ] || fail "folded groups '$got', JSON groups '$want'"
 "$LEAKSCOPE" run -f xml -- "$v" list > /dev/null 2> "$T/stderr" && fail "-f xml accepted"
-expect_grep "$T/stderr" "unknown format 'xml' \\(text, json or folded\\)"
+expect_grep "$T/stderr" "unknown format 'xml' \\(text, json, folded or html\\)"
 exit 0

@@ -50,7 +50,7 @@ usage_error "missing value" "^leakscope: run: option '--frames' needs a value\$"
 usage_error "missing value" "^leakscope: report: option '-o' needs a value\$" report -o
 usage_error "bad number" "^leakscope: record: --frames wants a number from 1 to 128, not 'x'\$" record --frames x -- true
 usage_error "bad count" "^leakscope: report: --top wants a number from 0 to 1000000000, not '-1'\$" report --top -1 t
-usage_error "bad choice" "^leakscope: diff: unknown format 'xml' \\(text or json\\)\$" diff -f xml a b
+usage_error "bad choice" "^leakscope: diff: unknown format 'xml' \\(text, json or html\\)\$" diff -f xml a b
 usage_error "ambiguous" "^leakscope: run: ambiguous option '--show'\$" run --show -- true
 usage_error "not a command" "^leakscope: help: 'nosuch' is not a command\$" help nosuch
 rc=0; "$LEAKSCOPE" nosuch 2> "$T/err" || rc=$?

@@ -76,7 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 	if ((f = fmemopen((void *)data, size, "rb"))) {
 		struct lk_hist_options o = {.from = {.kind = LK_POINT_START},
-					    .to = {.kind = LK_POINT_END}, .reader_flags = flags};
+					    .to = {.kind = LK_POINT_END}, .reader_flags = flags,
+					    .cells = 1};
 		struct lk_history h;
 		struct lk_suppressions sup;
 		struct lk_leak_report leaks;

@@ -469,6 +469,57 @@ static void test_damage(const char *path, const char *cut)
 	lk_history_release(&h);
 }
 
+/* The cells of site i: its live bytes at sample j (j = due: at the end),
+ * and how many blocks it allocated. */
+static uint64_t temps_seen;   /* temporaries in the cells cells_live read */
+
+static double cells_live(const struct lk_history *h, uint32_t site, uint32_t j, uint64_t *allocs)
+{
+	double live = 0;
+	*allocs = 0;
+	for (size_t k = 0; k < h->cells.n; k++) {
+		const struct lk_hcell *c = &h->cells.slots[k];
+		if (c->site != site)
+			continue;
+		*allocs += c->count;
+		temps_seen += c->temps;
+		if ((c->a == LK_HCELL_BEFORE || c->a <= j) && (c->f == LK_HCELL_NEVER || c->f > j))
+			live += (double)c->bytes;
+	}
+	return live;
+}
+
+/* The cells agree with what the pass computed: for every site, its live
+ * bytes at every sample and at the end, and its allocations, whatever the
+ * doublings of the clock. */
+static void test_cells(const char *path, const char *what)
+{
+	struct lk_hist_options opt = {.from.kind = LK_POINT_START, .to.kind = LK_POINT_END, .cells = 1};
+	struct lk_history h;
+	int rc = read_trace(path, &opt, &h);
+	ok(rc == 0, "%s: read with cells", what);
+	if (rc)
+		return;
+	int good = 1, sorted = 1;
+	for (size_t k = 1; k < h.cells.n; k++)
+		sorted &= h.cells.slots[k - 1].site <= h.cells.slots[k].site;
+	for (size_t i = 0; i < h.n_sites; i++) {
+		const struct lk_hist_site *s = &h.sites[i];
+		double *v = lk_history_site_values(&h, i);
+		uint64_t allocs = 0;
+		for (uint32_t j = 0; v && j < h.sampler.due; j++)
+			good &= cells_live(&h, s->id, j, &allocs) == v[j];
+		temps_seen = 0;
+		good &= v && cells_live(&h, s->id, h.sampler.due, &allocs) == (double)s->live_bytes;
+		good &= allocs == s->allocs && temps_seen == s->temporaries;
+		free(v);
+	}
+	ok(good && sorted && h.cells.n > 0,
+	   "%s: %zu cells give every site's live bytes at its %u samples (gen %u), allocations, temporaries",
+	   what, h.cells.n, h.sampler.due, h.sampler.gen);
+	lk_history_release(&h);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/history_test.XXXXXX", p1[64], p2[64], p3[64], p4[64];
@@ -487,7 +538,9 @@ int main(void)
 	through_pipe = 1;
 	test_random(p1);
 	through_pipe = 0;
+	test_cells(p1, "random");
 	test_growth(p2);
+	test_cells(p2, "growth");
 	test_stacks_later(p2);
 	test_peak(p2, 10, 0);
 	test_peak(p2, 20000, 0);

@@ -96,6 +96,39 @@
     return Math.abs(xs[hi] - x) < Math.abs(xs[lo] - x) ? hi : lo;
   }
 
+  /* ---- allocation sites: names that tell them apart (labels.js) ---- */
+  var SITES = {};   /* site id -> {label, f (innermost first), leaf} */
+  function siteOf(id) { var m = /^site (\d+)$/.exec(id || ''); return m ? +m[1] : null; }
+  function leafLabel(f) {
+    var fr = f[0];
+    if (!fr) return 'no stack';
+    if (fr[0] && fr[1]) return fr[0] + ' (' + fr[1].replace(/^.*\//, '') + ':' + fr[2] + ')';
+    return fr[0] || ((fr[3] || '?') + '+' + fr[4]);
+  }
+  (D.bands || []).forEach(function (b) { var k = siteOf(b.id); if (k != null && b.f) SITES[k] = { label: b.label, f: b.f }; });
+  (D.leaks || []).forEach(function (r) { SITES[r.site] = { label: r.label, f: r.f }; });
+  if (D.flame) D.flame.stacks.forEach(function (st) {
+    if (st[2] == null || SITES[st[2]]) return;
+    var f = st[1].map(function (fi) { return D.flame.frames[fi]; }).reverse();
+    SITES[st[2]] = { label: leafLabel(f), f: f };
+  });
+  (function () {
+    var ids = Object.keys(SITES), names = LK.siteLabels(ids.map(function (k) { return SITES[k]; }));
+    ids.forEach(function (k, i) { SITES[k].leaf = SITES[k].label; SITES[k].label = names[i]; });
+    (D.bands || []).forEach(function (b) { var k = siteOf(b.id); if (k != null && SITES[k]) b.label = SITES[k].label; });
+    (D.leaks || []).forEach(function (r) { r.label = SITES[r.site].label; });
+  })();
+  function siteName(k) { return SITES[k] ? SITES[k].label : 'site ' + k; }
+
+  /* ---- the window: a time range brushed on a chart (cells.js) ---- */
+  var CELLS = D.cells ? LK.cells(D.cells) : null, WIN = null;
+  var windowListeners = [];
+  function setWindow(i, j) {
+    if (i > j) { var x = i; i = j; j = x; }
+    WIN = (i === 0 && j === CELLS.t.length - 1) || i === j ? null : CELLS.compute(i, j);
+    windowListeners.forEach(function (f) { f(); });
+  }
+
   /* ---- bands: what is charted ---- */
   var chart = D.chart || { t: [], bands: [], other: null, total: [], top: 0 };
   var layers = [];      /* top bands, then OTHER: {name, color, ys, band, on, hay} */
@@ -120,6 +153,23 @@
 
   /* ---- charts ---- */
   var HEIGHT = 400;
+  var CHART = { log: false, clip: true };   /* the byte charts' axis (chartopts.js) */
+  /* a red triangle on the top edge over each sample the clipped axis cuts,
+   * its value in the title */
+  function spikeMarks(ls, cum, n, top, X, MT) {
+    var out = ['<g class="spikes">'], lastX = -10;
+    for (var i = 0; i < n; i++) {
+      var v = 0;
+      if (cum) v = cum[cum.length - 1].hi[i];
+      else ls.forEach(function (l) { if ((l.ys[i] || 0) > v) v = l.ys[i]; });
+      var x = X(ls[0].xs[i]);
+      if (v <= top || x - lastX < 6) continue;
+      lastX = x;
+      out.push('<path class="spike" d="M' + (x - 5).toFixed(1) + ',' + (MT + 8) + 'L' + x.toFixed(1) + ',' + MT + 'L' + (x + 5).toFixed(1) + ',' + (MT + 8) +
+        'Z"><title>' + esc('spike, off the scale: ' + fmtBytes(v) + ' at ' + fmtTime(ls[0].xs[i])) + '</title></path>');
+    }
+    return out.join('') + '</g>';
+  }
   /*
    * drawChart(host, cfg): cfg.layers [{name, color, xs, ys}], cfg.stacked,
    * cfg.yMax (fixed, e.g. 100 for percentages) or computed, cfg.yFmt,
@@ -149,7 +199,7 @@
     var MT = 12 + nrows * 14;
     var ph = H - MT - MB;
 
-    var ymax = cfg.yMax, cum = null, n = ls.length ? ls[0].ys.length : 0;
+    var ymax = cfg.yMax, cum = null, n = ls.length ? ls[0].ys.length : 0, tops = [];
     if (cfg.stacked) {
       cum = [];
       var acc = new Array(n).fill(0);
@@ -158,20 +208,21 @@
         for (var i = 0; i < n; i++) acc[i] += (l.ys[i] || 0);
         cum.push({ lo: lo, hi: acc.slice() });
       });
-      if (ymax == null) { ymax = 0; acc.forEach(function (v) { if (v > ymax) ymax = v; }); }
-    } else if (ymax == null) {
-      ymax = 0;
-      ls.forEach(function (l) { l.ys.forEach(function (v) { if (v > ymax) ymax = v; }); });
-    }
-    if (!(ymax > 0)) ymax = 1;
-    var step = cfg.yStep ? cfg.yStep(ymax) : niceStep(ymax / 5);
-    var yTop = Math.max(ymax, Math.ceil(ymax / step - 1e-9) * step);
-    function Y(v) { return MT + ph - v / yTop * ph; }
+      tops = acc;
+    } else ls.forEach(function (l) { tops = tops.concat(l.ys); });
+    /* byte charts: a log or linear axis, clipped above a spike (chartopts.js);
+     * percentage charts: 0..yMax */
+    var ax = ymax == null ? LK.yAxis(tops, CHART, cfg.yStep || function (m) { return niceStep(m / 5); }) : null;
+    var step = ax ? 0 : cfg.yStep ? cfg.yStep(ymax) : niceStep(ymax / 5);
+    var yTop = ax ? ax.top : Math.max(ymax, Math.ceil(ymax / step - 1e-9) * step);
+    function Y(v) { return MT + ph - Math.min(ax ? ax.scale(v) : v / yTop, 1.05) * ph; }
+    var clipId = 'clip-' + (host.id || 'chart');
 
     var s = ['<svg xmlns="' + SVGNS + '" viewBox="0 0 ' + W + ' ' + H + '" height="' + H +
       '" role="img" aria-label="' + esc(cfg.label) + '">'];
+    s.push('<defs><clipPath id="' + clipId + '"><rect x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '"/></clipPath></defs>');
     s.push('<g class="axis">');
-    ticks(0, yTop, step).forEach(function (v) {
+    (ax ? ax.ticks : ticks(0, yTop, step)).forEach(function (v) {
       var y = Y(v).toFixed(1);
       s.push('<line class="grid" x1="' + ML + '" x2="' + (ML + pw) + '" y1="' + y + '" y2="' + y + '"/>');
       s.push('<text x="' + (ML - 6) + '" y="' + y + '" dy="0.32em" text-anchor="end">' + esc(trimz(cfg.yFmt(v))) + '</text>');
@@ -188,6 +239,7 @@
       s.push('<text class="empty" x="' + (ML + pw / 2) + '" y="' + (MT + ph / 2) +
         '" text-anchor="middle">' + (D.nSamples ? 'no band selected' : 'no samples in this profile') + '</text>');
     }
+    s.push('<g class="layers" clip-path="url(#' + clipId + ')">');
     ls.forEach(function (l, k) {
       var xs = l.xs, d = [], i;
       if (cfg.stacked) {
@@ -202,6 +254,10 @@
           '" stroke-width="1.8" stroke-linejoin="round" d="' + d.join('') + '"/>');
       }
     });
+    s.push('</g>');
+    if (ax && ax.clipped) s.push(spikeMarks(ls, cum, n, ax.top, X, MT));
+    if (WIN) s.push('<rect class="winshade" x="' + X(WIN.from).toFixed(1) + '" y="' + MT + '" width="' + Math.max(X(WIN.to) - X(WIN.from), 1).toFixed(1) +
+      '" height="' + ph + '"/>');
     s.push('<rect class="frame" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '"/>');
     placed.forEach(function (p) {
       var x = p.x.toFixed(1);
@@ -220,6 +276,8 @@
     host.appendChild(tip);
 
     var svg = host.firstChild, hover = svg.querySelector('.hover'), overlay = svg.querySelector('.overlay');
+    if (ax) svg.setAttribute('data-axis', (ax.log ? 'log' : 'linear') + (ax.clipped ? ' clipped' : ''));
+    if (CELLS) LK.brush(svg, { x0: x0, x1: x1, left: ML, width: pw }, function (a, b) { setWindow(CELLS.snap(a), CELLS.snap(b)); });
     function leave() { tip.style.display = 'none'; hover.setAttribute('visibility', 'hidden'); }
     overlay.addEventListener('mouseleave', leave);
     overlay.addEventListener('mousemove', function (ev) {
@@ -227,6 +285,7 @@
       var r = svg.getBoundingClientRect(), scale = W / r.width;
       var px = (ev.clientX - r.left) * scale, t = x0 + (px - ML) / pw * (x1 - x0);
       var rows = [], tt = null;
+      if (ev.buttons) return leave();   /* brushing */
       ls.forEach(function (l) {
         var i = bsearch(l.xs, t);
         if (i < 0) return;
@@ -239,9 +298,9 @@
       if (cfg.stacked) rows.reverse(); /* top of the stack first, as drawn */
       var tot = 0;
       rows.forEach(function (r) { tot += r.v || 0; });
-      var html = '<div class="t">' + esc(fmtTime(tt)) + '</div><table>';
+      var html = '<div class="t" data-t="' + tt + '">' + esc(fmtTime(tt)) + '</div><table>';
       rows.slice(0, 18).forEach(function (r) {
-        html += '<tr><td><span class="sw" style="background:' + r.l.color + '"></span></td><td class="n">' +
+        html += '<tr data-v="' + (r.v || 0) + '" data-i="' + r.i + '"><td><span class="sw" style="background:' + r.l.color + '"></span></td><td class="n">' +
           esc(r.l.name) + '</td><td class="v">' + esc(cfg.tipFmt(r.v, r.l, r.i)) + '</td></tr>';
       });
       if (rows.length > 18) html += '<tr><td></td><td class="n">\u2026 ' + (rows.length - 18) + ' more</td><td></td></tr>';
@@ -265,9 +324,13 @@
   var head = document.getElementById('head');
   var meta = '<dl class="meta">';
   (D.meta || []).forEach(function (kv) { meta += '<div><dt>' + esc(kv[0]) + '</dt><dd title="' + esc(kv[1]) + '">' + esc(kv[1]) + '</dd></div>'; });
-  meta += '<div><dt>samples</dt><dd>' + D.nSamples + '</dd></div>';
-  meta += '<div><dt>duration</dt><dd>' + esc(fmtTime(D.t1 - D.t0)) + '</dd></div>';
-  meta += '<div><dt>bands</dt><dd>' + D.nBands + '</dd></div></dl>';
+  var NOTL = D.run || D.diff;   /* a run's or a diff's page (leak_html.c, tdiff_html.c): no timeline */
+  if (!NOTL) {
+    meta += '<div><dt>samples</dt><dd>' + D.nSamples + '</dd></div>';
+    meta += '<div><dt>duration</dt><dd>' + esc(fmtTime(D.t1 - D.t0)) + '</dd></div>';
+    meta += '<div><dt>bands</dt><dd>' + D.nBands + '</dd></div>';
+  }
+  meta += '</dl>';
   head.insertAdjacentHTML('beforeend', meta);
   if (D.warnings && D.warnings.length) {
     var w = '<div class="warnings" role="alert"><strong>\u26A0 ' + D.warnings.length +
@@ -284,16 +347,20 @@
     'Live bytes of every band, stacked, largest (by integrated size) at the bottom.') + ' Untick a band in the legend, or filter by name, to leave it out.' });
   panes.push({ id: 'norm', title: 'Normalised', help: 'Each band as a percentage of the total of the shown bands at each sample time.' });
   panes.push({ id: 'line', title: 'Line chart', help: 'Each band relative to its own maximum (100%). A line that keeps climbing is a band that grows slowly \u2014 a leak candidate even when it is small.' });
-  panes.push({ id: 'table', title: 'Detailed', help: 'Every band with its statistics. Click a column header to sort (Slope: fastest-growing first), type to search labels' + (D.detailColumns.length ? ' and ' + esc(D.detailColumns.join(', ')) : '') + '.' });
+  panes.push({ id: 'table', title: 'Detailed', help: 'Every band with its statistics. Click a column header to sort (Slope: fastest-growing first), type to search labels' + (D.detailColumns.length ? ' and ' + esc(D.detailColumns.join(', ')) : '') + '.' +
+    (D.cells ? ' With a window chosen, the statistics are those of the window\'s samples.' : '') });
 
-  if (D.leaks) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks allocated in the window and not freed by its end, grouped by allocation stack, largest first, with the times of their first and last allocation: leaks that started early and kept going are the likely true ones. When the window reaches the end of the trace, the verdict of the scan made as the process ended says which are lost (definitely, indirectly, possibly) and which were still reachable, as leakscope run says it. Click a row for its stack.' });
+  if (D.summary) panes.unshift({ id: 'summary', title: 'Summary', help: 'The heap at a glance: its peak, what was live at the end, what the window allocated, freed and left unfreed, temporary allocations, and the sites that matter most. Drag across any chart to choose a window: this tab, the leak table, the trees and the flame graph are recomputed for it.' });
+  if (D.leaks && D.diff) panes.push({ id: 'leaks', title: 'Added', help: 'Blocks live at B and not at A, per allocation site, largest first. The flame graph and the trees also show what was removed (live at A, not at B) and what was live at each point. Click a row for its stack.' });
+  else if (D.leaks && D.run) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks not freed when the process ended, grouped by allocation stack and by the verdict of the scan made as it ended: lost (definitely, indirectly, possibly), still reachable, or not freed when there was no scan; suppressed groups last. Click a row for its stack.' });
+  else if (D.leaks) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks allocated in the window and not freed by its end, grouped by allocation stack, largest first, with the times of their first and last allocation: leaks that started early and kept going are the likely true ones. When the window reaches the end of the trace, the verdict of the scan made as the process ended says which are lost (definitely, indirectly, possibly) and which were still reachable, as leakscope run says it. Click a row for its stack.' });
   if (D.candidates) panes.push({ id: 'candidates', title: 'Leak candidates', help: 'Each dot is a block not freed: when it was allocated (x) and its size (y), coloured by its allocation site (the rank in the Leaks table). A horizontal line of dots is a site that leaks the same size over and over.' });
   /* Flame graph data: a trace's allocation stacks (D.flame), or the
    * cost-centre stacks of a -hc profile (labels "inner/.../outer"). */
   var FLAME = null;
   if (D.flame) {
     FLAME = { measures: D.flame.measures, other: D.flame.other, stacks: D.flame.stacks.map(function (st) {
-      return [st[0], st[1].map(function (fi) { return fi >= 0 ? D.flame.frames[fi] : null; })];
+      return [st[0], st[1].map(function (fi) { return fi >= 0 ? D.flame.frames[fi] : null; }), st[2]];
     }) };
   } else if ((D.meta || []).some(function (kv) { return kv[0] === 'breakdown' && kv[1].indexOf('(-hc)') >= 0; })) {
     FLAME = { measures: [['integrated', 'Integrated size', 'byte-seconds'], ['peak', 'Peak', 'bytes']], other: 0,
@@ -304,16 +371,38 @@
   if (FLAME) panes.push({ id: 'flame', title: 'Flame graph', help: D.flame ?
     'Allocation stacks merged into one tree: the program\'s entry at the bottom, the function that allocated at the top of each tower; a frame\'s width is its share of the chosen measure. Hover for numbers, click a frame to zoom into it, search to highlight functions.' :
     'Cost-centre stacks merged into one tree: MAIN or a CAF at the bottom, the cost centre that holds the memory at the top of each tower; a frame\'s width is its share of the chosen measure. Hover for numbers, click a frame to zoom into it, search to highlight cost centres.' });
+  if (D.flame) panes.push({ id: 'trees', title: 'Trees', help: 'The allocation stacks as trees: top-down (the program\'s entry first), bottom-up (the allocating functions first, their callers under them) and the callers and callees of one function (\u21C4 on a row). Filter by function, file or module: only the stacks with a matching frame count.' });
   if (D.sizes && D.sizes.length) panes.push({ id: 'sizes', title: 'Sizes', help: 'Allocations by size class (powers of two), the whole heap: how many, how many bytes, and what was still live at the end. A class that keeps blocks live is where a --size filter narrows the report to a leak.' });
+  var TIMECHARTS = ['heap', 'area', 'norm', 'line', 'candidates'];
   var nav = h('nav', { 'class': 'tabs', role: 'tablist' });
   app.appendChild(nav);
+  var wbar = h('div', { 'class': 'winbar', id: 'winbar' });
+  app.appendChild(wbar);
+  function drawWinbar() {
+    var txt = !CELLS ? '' : WIN ? 'Window: ' + fmtTime(WIN.from) + ' \u2013 ' + fmtTime(WIN.to) + ' (after ' + fmtTime(WIN.from) + ', up to ' + fmtTime(WIN.to) + ' included) ' +
+      '<button type="button" id="win-reset">whole trace</button>' : 'Window: the whole trace \u2014 drag across a chart to choose one';
+    wbar.innerHTML = '<span id="win-text"' + (WIN ? ' data-from="' + WIN.from + '" data-to="' + WIN.to + '" data-i="' + WIN.i + '" data-j="' + WIN.j + '"' : '') + '>' + txt + '</span>' +
+      '<label><input type="checkbox" id="opt-log"' + (CHART.log ? ' checked' : '') + '> log scale</label>' +
+      '<label><input type="checkbox" id="opt-clip"' + (CHART.clip ? ' checked' : '') + '> clip spikes</label>';
+  }
+  wbar.addEventListener('change', function (e) {
+    if (e.target.id === 'opt-log') CHART.log = e.target.checked;
+    else if (e.target.id === 'opt-clip') CHART.clip = e.target.checked;
+    else return;
+    if (current) current.render();
+  });
+  wbar.addEventListener('click', function (e) { if (e.target.id === 'win-reset') setWindow(0, CELLS.t.length - 1); });
+  drawWinbar();
+  if (NOTL) wbar.style.display = 'none';
+  windowListeners.push(function () { drawWinbar(); if (current) current.render(); });
   panes.forEach(function (p) {
     p.btn = h('button', { role: 'tab', id: 'tab-' + p.id, 'aria-selected': 'false', 'data-pane': p.id }, esc(p.title));
     nav.appendChild(p.btn);
     p.sec = h('section', { 'class': 'pane', id: 'pane-' + p.id, role: 'tabpanel', 'aria-labelledby': 'tab-' + p.id },
-      '<p class="help">' + p.help + '</p>');
+      '<p class="help">' + p.help + (CELLS && TIMECHARTS.indexOf(p.id) >= 0 ? ' Drag across the chart to choose a time window.' : '') + '</p>');
     app.appendChild(p.sec);
     p.btn.addEventListener('click', function () { show(p.id); });
+    if (NOTL && ['area', 'norm', 'line', 'table'].indexOf(p.id) >= 0) p.btn.hidden = true;
   });
   var current = null;
   function show(id) {
@@ -455,9 +544,26 @@
   cols.forEach(function (c) {
     if (c.s != null) {
       c.first = c.first || -1;
-      c.get = (function (si) { return function (r) { var v = r.b.s[si]; return v == null ? -Infinity : v; }; })(c.s);
+      c.get = (function (si) { return function (r) { var v = rowStats(r)[si]; return v == null ? -Infinity : v; }; })(c.s);
     }
   });
+  /* a band's statistics: the report's, or of the window's samples when a
+   * window is chosen and the band is a site (bandstats.js, cells.js) */
+  var liveBySite = null, statsWin = null;
+  function rowStats(r) {
+    var site = siteOf(r.b.id);
+    if (!WIN || site == null) return r.b.s;
+    if (statsWin !== WIN) {
+      statsWin = WIN;
+      liveBySite = liveBySite || CELLS.liveSeries();
+      rows.forEach(function (x) { x.ws = null; });
+    }
+    if (!r.ws) {
+      var v = liveBySite[site] || [];
+      r.ws = LK.bandStats(CELLS.t.slice(WIN.i, WIN.j + 1), CELLS.t.slice(WIN.i, WIN.j + 1).map(function (x, k) { return v[WIN.i + k] || 0; }));
+    }
+    return r.ws;
+  }
   var tp = pane('table');
   var tstate = { sort: 0, dir: 1, q: [], page: 0, per: 50, open: {} };
   tp.sec.insertAdjacentHTML('beforeend',
@@ -531,9 +637,9 @@
       if (i === tstate.sort) ths[i].setAttribute('aria-sort', dir > 0 ? 'ascending' : 'descending'); else ths[i].removeAttribute('aria-sort');
     var html = [];
     page.forEach(function (r) {
-      var b = r.b, native = b.f && b.f.length, open = native && tstate.open[r.i];
+      var b = r.b, native = b.f && b.f.length, open = native && tstate.open[r.i], st = rowStats(r);
       var color = r.i < chart.bands.length ? PALETTE[r.i % PALETTE.length] : '#57606a';
-      html.push('<tr class="band' + (native ? ' native' : '') + '" data-band="' + r.i + '">');
+      html.push('<tr class="band' + (native ? ' native' : '') + '" data-band="' + r.i + '" data-id="' + esc(b.id) + '">');
       cols.forEach(function (c) {
         if (c.key === 'rank') html.push('<td class="num">' + (r.i + 1) + '</td>');
         else if (c.key === 'spark') html.push('<td class="spark">' + sparkSvg(r.sp, color) + '</td>');
@@ -541,7 +647,7 @@
           (native ? '<span class="tw">' + (open ? '\u25BE' : '\u25B8') + '</span>' : '') +
           (r.i < chart.bands.length ? '<span class="sw" style="background:' + color + '"></span> ' : '') + esc(b.label) + '</td>');
         else if (c.det != null) { var v = b.d && b.d[c.det]; html.push('<td class="det" title="' + esc(v) + '">' + esc(v) + '</td>'); }
-        else html.push('<td class="num' + (c.key === 'slope' && b.s[5] > 0 && b.s[6] > 0.8 ? ' grow' : '') + '">' + esc(c.fmt(b.s[c.s])) + '</td>');
+        else html.push('<td class="num' + (c.key === 'slope' && st[5] > 0 && st[6] > 0.8 ? ' grow' : '') + '" data-v="' + st[c.s] + '">' + esc(c.fmt(st[c.s])) + '</td>');
       });
       html.push('</tr>');
       if (open) html.push('<tr class="stack"><td colspan="' + cols.length + '"><b>Allocation stack</b>' + stackHtml(b.f) + '</td></tr>');
@@ -601,23 +707,39 @@
       '<th class="num">First allocated</th><th class="num">Last allocated</th>' + (V ? '<th>Verdict</th>' : '') + '<th>Allocation site</th></tr></thead><tbody></tbody></table></div>');
     var ncol = V ? 7 : 6;
     var lbody = lp.sec.querySelector('#leak-table tbody');
+    /* the rows: the report's, or the window's (cells.js) */
+    function leakRows() {
+      if (!WIN) return D.leaks;
+      return WIN.sites.filter(function (r) { return r.leakB > 0; })
+        .sort(function (a, b) { return b.leakB - a.leakB || a.site - b.site; }).slice(0, 500)
+        .map(function (r) { return { b: r.leakB, n: r.leakN, a: r.allocs, fr: r.frees, site: r.site, label: siteName(r.site), f: SITES[r.site] ? SITES[r.site].f : [] }; });
+    }
+    var lhead = lp.sec.querySelector('#leak-table thead tr'), lhead0 = lhead.innerHTML;
     lp.render = function () {
-      var html = [];
-      D.leaks.forEach(function (r, i) {
-        html.push('<tr class="band native" data-leak="' + i + '"><td class="num">' + (i + 1) + '</td><td class="num">' + esc(fmtBytes(r.b)) +
-          '</td><td class="num">' + r.n + '</td><td class="num">' + esc(fmtTime(r.t0)) + '</td><td class="num">' + esc(fmtTime(r.t1)) +
-          (V ? '</td><td class="verdict">' + esc((verdictOf[r.site] || []).join(', ')) : '') +
-          '</td><td class="label"><span class="tw">' + (lopen[i] ? '\u25BE' : '\u25B8') + '</span><span class="sw" style="background:' +
+      var html = [], rows = leakRows(), atEnd = !WIN || WIN.j === CELLS.t.length - 1;
+      lhead.innerHTML = WIN ? lhead0.replace('First allocated', 'Allocations in window').replace('Last allocated', 'Frees in window') : lhead0;
+      var tot = lp.sec.querySelector('#leak-total');
+      if (WIN) {
+        var groups = WIN.sites.filter(function (r) { return r.leakB > 0; }).length;
+        tot.textContent = fmtBytes(WIN.total.leakB) + ' in ' + WIN.total.leakN + ' blocks allocated in the window and not freed by its end, ' + groups + ' allocation sites';
+      } else tot.textContent = fmtBytes(lt.b) + ' in ' + lt.n + ' blocks not freed, ' + lt.groups + ' allocation sites' + (lt.groups > D.leaks.length ? ' (the ' + D.leaks.length + ' largest shown)' : '');
+      tot.setAttribute('data-bytes', WIN ? WIN.total.leakB : lt.b);
+      tot.setAttribute('data-blocks', WIN ? WIN.total.leakN : lt.n);
+      rows.forEach(function (r, i) {
+        html.push('<tr class="band native" data-leak="' + i + '" data-site="' + r.site + '" data-bytes="' + r.b + '" data-blocks="' + r.n + '"><td class="num">' + (i + 1) + '</td><td class="num">' + esc(fmtBytes(r.b)) +
+          '</td><td class="num">' + r.n + '</td><td class="num">' + (WIN ? r.a : esc(fmtTime(r.t0))) + '</td><td class="num">' + (WIN ? r.fr : esc(fmtTime(r.t1))) +
+          (V ? '</td><td class="verdict">' + esc(atEnd ? (verdictOf[r.site] || []).join(', ') : '') : '') +
+          '</td><td class="label"><span class="tw">' + (lopen[r.site] ? '\u25BE' : '\u25B8') + '</span><span class="sw" style="background:' +
           PALETTE[i % PALETTE.length] + '"></span> ' + esc(r.label) + '</td></tr>');
-        if (lopen[i]) html.push('<tr class="stack"><td colspan="' + ncol + '"><b>Allocation stack</b>' + stackHtml(r.f) + '</td></tr>');
+        if (lopen[r.site]) html.push('<tr class="stack"><td colspan="' + ncol + '"><b>Allocation stack</b>' + stackHtml(r.f) + '</td></tr>');
       });
-      if (!D.leaks.length) html.push('<tr><td colspan="' + ncol + '">No block of the window was left unfreed.</td></tr>');
+      if (!rows.length) html.push('<tr><td colspan="' + ncol + '">No block of the window was left unfreed.</td></tr>');
       lbody.innerHTML = html.join('');
     };
     lbody.addEventListener('click', function (e) {
       var tr = e.target.closest('tr[data-leak]');
       if (!tr) return;
-      var i = +tr.getAttribute('data-leak');
+      var i = +tr.getAttribute('data-site');
       lopen[i] = !lopen[i];
       lp.render();
     });
@@ -650,15 +772,20 @@
           '" text-anchor="middle">' + esc(trimz(fmtTime(t))) + '</text>');
       });
       s.push('<text x="' + (ML + pw) + '" y="' + (H - 2) + '" text-anchor="end">allocation time</text></g>');
+      /* under the dots, so that their titles still show: drag between them */
+      if (CELLS) s.push('<rect class="overlay" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '" fill="transparent"/>');
       if (!pts.length) s.push('<text class="empty" x="' + (ML + pw / 2) + '" y="' + (MT + ph / 2) + '" text-anchor="middle">no block left unfreed</text>');
       pts.forEach(function (p) {
         var lab = D.leaks[p[2]] ? D.leaks[p[2]].label : 'site';
         s.push('<circle class="cand" cx="' + X(p[0]).toFixed(1) + '" cy="' + Y(p[1]).toFixed(1) + '" r="3" fill="' + PALETTE[p[2] % PALETTE.length] +
-          '" fill-opacity="0.7"><title>' + esc(fmtBytes(p[1]) + ' at ' + fmtTime(p[0]) + ' \u2014 ' + lab) + '</title></circle>');
+          '" fill-opacity="' + (WIN && ((WIN.i > 0 && p[0] <= WIN.from) || p[0] > WIN.to) ? '0.12' : '0.7') + '"><title>' + esc(fmtBytes(p[1]) + ' at ' + fmtTime(p[0]) + ' \u2014 ' + lab) + '</title></circle>');
       });
-      s.push('<rect class="frame" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '"/></svg>');
+      if (WIN) s.push('<rect class="winshade" x="' + X(WIN.from).toFixed(1) + '" y="' + MT + '" width="' + Math.max(X(WIN.to) - X(WIN.from), 1).toFixed(1) + '" height="' + ph + '"/>');
+      s.push('<rect class="frame" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '"/>');
+      s.push('</svg>');
       chost.innerHTML = s.join('') + '<p class="help">' + pts.length + (D.candidates.blocks > pts.length ? ' of ' + D.candidates.blocks + ' blocks (an even sample)' : ' blocks') +
         (logy ? '; sizes on a logarithmic scale' : '') + '</p>';
+      if (CELLS) LK.brush(chost.querySelector('svg'), { x0: x0, x1: x1, left: ML, width: pw }, function (a, b) { setWindow(CELLS.snap(a), CELLS.snap(b)); });
     };
   }
 
@@ -701,6 +828,25 @@
     sp.sec.querySelector('#sizes-measure').addEventListener('change', function (e) { szk = +e.target.value; sp.render(); });
   }
 
+  /* a stack's values: the report's, or in a window (cells.js) bytes not
+   * freed, live at its end, allocations and bytes allocated in it */
+  var WINDOWED = { leaked: 'leakB', live: 'liveB', allocs: 'allocs', allocated: 'allocB', temporary: 'temps' };
+  function flameValues(st, other) {
+    if (!WIN || !CELLS) return st[0];
+    var r = st[2] != null ? WIN.bySite[st[2]] : other;
+    return FLAME.measures.map(function (me, k) { var w = WINDOWED[me[0]]; return w ? (r ? r[w] || 0 : 0) : st[0][k]; });
+  }
+  /* the window's totals less the sites listed: the [other sites] stack */
+  function otherOfWindow() {
+    var o = {};
+    Object.keys(WINDOWED).forEach(function (m) { o[WINDOWED[m]] = WIN.total[WINDOWED[m]]; });
+    FLAME.stacks.forEach(function (st) {
+      var r = st[2] != null ? WIN.bySite[st[2]] : null;
+      if (r) Object.keys(o).forEach(function (w) { o[w] -= r[w]; });
+    });
+    return o;
+  }
+
   /* ---- native traces: flame graph of the allocation stacks ---- */
   if (FLAME) {
     var fp = pane('flame'), FL = FLAME, NM = FL.measures.length, RH = 18;
@@ -708,7 +854,7 @@
       return { name: name, fr: fr, v: new Array(NM).fill(0), kids: new Map(), parent: parent,
         depth: parent ? parent.depth + 1 : 0, lines: [] };
     }
-    var froot = fnode(null, 'all', null);
+    var froot = null;
     function fadd(n, vals) { for (var k = 0; k < NM; k++) n.v[k] += vals[k]; }
     function fchild(n, fr) {
       var key = !fr ? '[other sites]' : fr[0] ? fr[0] + '\u0000' + (fr[3] || '') + (fr[5] ? '\u0000i' : '') : (fr[3] || '??') + '+' + fr[4];
@@ -720,12 +866,17 @@
       }
       return c;
     }
-    FL.stacks.forEach(function (st) {
-      var n = froot;
-      fadd(n, st[0]);
-      if (!st[1].length) { n = fchild(n, [ '[no stack]', null, 0, null, '0x0', 0 ]); fadd(n, st[0]); }
-      st[1].forEach(function (fr) { n = fchild(n, fr); fadd(n, st[0]); });
-    });
+    function buildFlame() {
+      froot = fnode(null, 'all', null);
+      var other = WIN && CELLS ? otherOfWindow() : null;
+      FL.stacks.forEach(function (st) {
+        var n = froot, v = flameValues(st, other);
+        fadd(n, v);
+        if (!st[1].length) { n = fchild(n, [ '[no stack]', null, 0, null, '0x0', 0 ]); fadd(n, v); }
+        st[1].forEach(function (fr) { n = fchild(n, fr); fadd(n, v); });
+      });
+    }
+    buildFlame();
     var fstate = { m: 0, zoom: froot, q: '', icicle: false };
     FL.measures.forEach(function (me, k) { if (me[0] === 'leaked' && !froot.v[k]) fstate.m = -1; });
     if (fstate.m < 0) FL.measures.forEach(function (me, k) { if (fstate.m < 0 && me[0] === 'allocated') fstate.m = k; });
@@ -749,6 +900,7 @@
     var ftip = h('div', { 'class': 'tip' }), fdrawn = [];
     function fmatch(n) { return fstate.q && n.name.toLowerCase().indexOf(fstate.q) >= 0; }
     fp.render = function () {
+      if (fdirty) flameOfWindow();
       var W = Math.max(fhost.clientWidth || 0, 360), m = fstate.m, z = fstate.zoom, zt = z.v[m] || 0;
       var anc = [];
       for (var a = z.parent; a; a = a.parent) anc.unshift(a);
@@ -808,10 +960,43 @@
       fstate.zoom = fdrawn[+g.getAttribute('data-n')];
       fp.render();
     });
+    var fdirty = false;   /* the window changed: rebuilt when next drawn */
+    windowListeners.unshift(function () { fdirty = true; });
+    function flameOfWindow() {
+      fdirty = false;
+      buildFlame();
+      fstate.zoom = froot;
+      var opts = fp.sec.querySelectorAll('#flame-measure option');
+      FL.measures.forEach(function (me, k) {
+        opts[k].textContent = me[1] + (WIN && WINDOWED[me[0]] ? ' (window)' : '') + ' (' + fval(froot.v[k], k) + ')';
+      });
+    }
     fp.sec.querySelector('#flame-reset').addEventListener('click', function () { fstate.zoom = froot; fp.render(); });
     fp.sec.querySelector('#flame-measure').addEventListener('change', function (e) { fstate.m = +e.target.value; fstate.zoom = froot; fp.render(); });
     fp.sec.querySelector('#flame-search').addEventListener('input', function (e) { fstate.q = e.target.value.trim().toLowerCase(); fp.render(); });
     fp.sec.querySelector('#flame-icicle').addEventListener('change', function (e) { fstate.icicle = e.target.checked; fp.render(); });
+  }
+
+  /* ---- native traces: summary and trees (summary.js, trees.js) ---- */
+  if (D.summary) {
+    var smp = pane('summary'), shost2 = h('div', { id: 'summary-body' }), flameBySite = {};
+    smp.sec.appendChild(shost2);
+    if (D.flame) D.flame.stacks.forEach(function (st) { if (st[2] != null) flameBySite[st[2]] = st[0]; });
+    smp.render = function () {
+      shost2.innerHTML = LK.summary({ S: D.summary, win: WIN || (CELLS ? CELLS.compute(0, CELLS.t.length - 1) : null), flame: flameBySite,
+        name: siteName, fmtBytes: fmtBytes, fmtTime: fmtTime, esc: esc });
+    };
+  }
+  if (D.flame) {
+    var trp = pane('trees'), thost = h('div', { id: 'trees-body' });
+    trp.sec.appendChild(thost);
+    var tree = LK.trees({ measures: FLAME.measures, esc: esc,
+      fmt: function (v, k) { return FLAME.measures[k][2] === 'bytes' ? fmtBytes(v) : Number(v).toLocaleString('en-US'); },
+      stacks: function () {
+        var other = WIN && CELLS ? otherOfWindow() : null;
+        return FLAME.stacks.map(function (st) { return { site: st[2], fr: st[1], v: flameValues(st, other) }; });
+      } });
+    trp.render = function () { tree.render(thost); };
   }
 
   var resizeTimer = null;
@@ -820,7 +1005,7 @@
     resizeTimer = setTimeout(function () { if (current && current.id !== 'table') current.render(); }, 120);
   });
   var want = (location.hash || '').slice(1);
-  show(pane(want) ? want : (D.nBands ? 'area' : panes[0].id));
+  show(pane(want) ? want : NOTL ? 'leaks' : (D.nBands ? 'area' : panes[0].id));
   document.body.setAttribute('data-ready', '1');
   document.body.setAttribute('data-render-ms', String(Math.round(((window.performance && performance.now()) || 0) - t_start)));
 })();

@@ -1,0 +1,16 @@
+# 560: diff --format html, two points of one recording of the growing leak
+# (tests/victims/growleak.c): between the middle and the end, load_config's
+# strings were removed (freed at exit) and parse_line's added; the page's
+# data and, in chromium (tests/browser/check_diff.mjs), its Added tab and
+# trees hold the numbers of the JSON diff of the same points.
+. "$(dirname "$0")/../lib.sh"
+v=$(victim growleak) || exit
+"$LEAKSCOPE" record -o "$T/g.lstrace" -- "$v" > "$T/stdout" 2> "$T/stderr" || fail "record"
+mid=$("$LEAKSCOPE" report --format json "$T/g.lstrace" | jq '.summary.duration_ns / 2e9')
+"$LEAKSCOPE" diff --format html -o "$T/d.html" "$T/g.lstrace@$mid" "$T/g.lstrace" 2> "$T/stderr" || fail "diff --format html"
+"$LEAKSCOPE" diff --format json "$T/g.lstrace@$mid" "$T/g.lstrace" > "$T/d.json" || fail "diff --format json"
+expect_json "$T/d.json" '.added_bytes > 0 and .removed_bytes > 0'
+sed -n '/id="data">/,/<\/script>/p' "$T/d.html" | sed '1s/.*id="data">//; $s/<\/script>.*//' > "$T/data.json"
+expect_json "$T/data.json" '.diff == true and .leaksTotal.b > 0 and (.flame.stacks | length) >= 2'
+browser_check "the diff's page" check_diff.mjs "$T/d.html" "$T/d.json" "$ROOT/tests/out/screenshots"
+exit 0
