@@ -1,4 +1,4 @@
-// check_brush.mjs - the page of a trace report (tests/cli/559, the growing
+// check_brush.mjs - the page of a trace report (tests/cli/561, the growing
 // leak of tests/victims/growleak.c) driven in chromium and checked against
 // `leakscope report --format json` of the same trace: site labels that tell
 // the three callers of one function apart; each band's tooltip value at

@@ -1,4 +1,4 @@
-# 559: the HTML report of a growing leak (tests/victims/growleak.c: one
+# 561: the HTML report of a growing leak (tests/victims/growleak.c: one
 # function called from three places, a spike, frees at exit) against the
 # JSON report of the same trace: the page's data ends with the live bytes
 # of the end (after the frees at exit) and carries the cells of every site
