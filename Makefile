@@ -3,7 +3,8 @@
 #
 # Sources are discovered per folder, so adding a file needs no edit here:
 #   src/preload/*.c          -> libleakscope.so (the interposer, in the target)
-#   src/{common,collector,analyze,control,eventlog,trace,record,history,report}/*.c -> libcore.a
+#   src/{common,collector,analyze,control,eventlog,trace,record,history,report}/*.c
+#   and src/report/{leak,trace,timeline}/*.c -> libcore.a
 #   src/cli/*.c + libcore.a  -> leakscope
 # SAN=1 builds the collector and readers with ASan+UBSan into build-san/.
 # PGO=1 (the default with GCC, SAN=0) builds the command with profiles of a
@@ -52,7 +53,7 @@ PRELOAD_CFLAGS = $(BASEFLAGS) -O2 -g -fPIC -fvisibility=hidden \
 PRELOAD_LIBS   =
 
 CORE_SRC    = $(wildcard src/common/*.c src/collector/*.c src/analyze/*.c src/control/*.c \
-                src/eventlog/*.c src/report/*.c src/trace/*.c \
+                src/eventlog/*.c src/report/*.c src/report/*/*.c src/trace/*.c \
                 src/record/*.c src/history/*.c)
 CLI_SRC     = $(wildcard src/cli/*.c)
 PRELOAD_SRC = $(wildcard src/preload/*.c)
@@ -86,7 +87,7 @@ ifeq ($(PGO),1)
 PGO_STAMP = $(B)/pgo/trained
 PGO_FLAGS = -fprofile-use -fprofile-partial-training -Wno-missing-profile \
 	    -dumpbase $(B)/profile/$<
-$(PGO_STAMP): $(CORE_SRC) $(CLI_SRC) $(wildcard src/*/*.h include/*.h) tools/pgo-train.sh
+$(PGO_STAMP): $(CORE_SRC) $(CLI_SRC) $(wildcard src/*/*.h src/*/*/*.h include/*.h) tools/pgo-train.sh
 	@echo "  PGO     instrumented build in $(B)/pgo"
 	@rm -rf $(B)/profile
 	@$(MAKE) --no-print-directory B=$(B)/pgo PGO=0 PGO_GEN=$(B)/profile \

@@ -13,7 +13,7 @@
 #include "common/error.h"
 #include "control/client.h"
 #include "control/protocol.h"
-#include "report/leak_report.h"
+#include "report/leak/leak_report.h"
 
 #define CALL_MS 10000
 #define CHECK_MS 600000 /* a scan of a large heap takes a while */

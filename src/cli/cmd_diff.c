@@ -14,7 +14,7 @@
 #include "cli/cli.h"
 #include "cli/history_load.h"
 #include "common/error.h"
-#include "report/history_report.h"
+#include "report/trace/history_report.h"
 
 static const struct lk_cli_opt options[] = {
 	LK_CLI_OPT_FORMAT("text|json|html", "text (default), json or html (a self-contained\n"

@@ -16,7 +16,7 @@
 #include "cli/cli.h"
 #include "common/error.h"
 #include "eventlog/profile.h"
-#include "report/timeline_report.h"
+#include "report/timeline/timeline_report.h"
 
 #include "report/html.h"
 

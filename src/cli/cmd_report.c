@@ -17,7 +17,7 @@
 #include "cli/suppressions_load.h"
 #include "common/error.h"
 #include "history/verdicts.h"
-#include "report/history_report.h"
+#include "report/trace/history_report.h"
 
 enum {
 	OPT_COST = LK_CLI_LONG, OPT_FROM, OPT_TO, OPT_SIZE, OPT_SUP, OPT_NO_DEF_SUP,

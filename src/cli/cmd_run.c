@@ -25,7 +25,7 @@
 #include "common/error.h"
 #include "control/check.h"
 #include "control/server.h"
-#include "report/leak_report.h"
+#include "report/leak/leak_report.h"
 
 enum { OPT_NO_FOLLOW = LK_CLI_LONG, OPT_SUP, OPT_NO_DEF_SUP, OPT_SHOW_SUP, OPT_SHOW_REACH, OPT_WHY, OPT_GEN_SUP, OPT_SCAN, OPT_NO_SCAN, OPT_FRAMES, OPT_EXIT_CODE, OPT_NO_CONTROL };
 

@@ -12,7 +12,7 @@
 #include "collector/threadregs.h"
 #include "common/error.h"
 #include "control/check.h"
-#include "report/leak_report.h"
+#include "report/leak/leak_report.h"
 
 /* Scan s while st holds every thread of it stopped. */
 static int scan_stopped(struct lk_session *s, struct lk_stopall *st)

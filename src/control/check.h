@@ -3,7 +3,7 @@
  * process, apply the events its ring still holds, run the reachability
  * scan (the one `leakscope run --scan` makes at exit), let the process go,
  * and write what is lost now as a leak report (text or JSON,
- * report/leak_report.h). The process is resumed whatever failed.
+ * report/leak/leak_report.h). The process is resumed whatever failed.
  */
 #ifndef LK_CONTROL_CHECK_H
 #define LK_CONTROL_CHECK_H

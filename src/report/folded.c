@@ -15,8 +15,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "report/history_report.h"
-#include "report/leak_report.h"
+#include "report/trace/history_report.h"
+#include "report/leak/leak_report.h"
 
 /* A name as one frame of the line: ';' separates frames and the line ends
  * at a newline, so both become '_'. */

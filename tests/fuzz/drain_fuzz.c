@@ -34,7 +34,7 @@
 #include "collector/scan.h"
 #include "collector/session.h"
 #include "common/shm.h"
-#include "report/leak_report.h"
+#include "report/leak/leak_report.h"
 
 #define MEM_LO 0x10000u   /* the made-up memory of the program */
 #define MEM_SIZE 0x10000u

@@ -15,7 +15,7 @@
 
 #include "analyze/timeline_diff.h"
 #include "eventlog/profile.h"
-#include "report/timeline_report.h"
+#include "report/timeline/timeline_report.h"
 
 static FILE *sink;
 static int file_fd = -1;

@@ -19,7 +19,7 @@
 #include "eventlog/census.h"
 #include "eventlog/profile.h"
 #include "eventlog/reader.h"
-#include "report/timeline_report.h"
+#include "report/timeline/timeline_report.h"
 #include "eventlog_writer.h"
 #include "tap.h"
 

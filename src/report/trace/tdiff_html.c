@@ -4,8 +4,8 @@
  * (report/html.h) without a timeline: the header says the points and the
  * totals; the page's Leaks tab lists the sites that added blocks (live at
  * B and not at A) with their stacks, and its flame graph and trees
- * (flame_json.h) draw the stacks by bytes added, removed, live at A or at
- * B.
+ * (report/flame_json.h) draw the stacks by bytes added, removed, live at A
+ * or at B.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "report/flame_json.h"
-#include "report/history_report.h"
+#include "report/trace/history_report.h"
 #include "report/html.h"
 #include "report/json.h"
 

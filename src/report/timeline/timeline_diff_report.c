@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "report/json.h"
-#include "report/timeline_report.h"
+#include "report/timeline/timeline_report.h"
 
 static const char *side_name(enum lk_diff_side s)
 {
@@ -45,7 +45,7 @@ int lk_timeline_diff_write_text(const struct lk_timeline_diff *d, FILE *out, int
 }
 
 /* "peak", "integrated", "slope" of a side or of the delta, then the fit
- * when there is one (NULL: none); precisions of json.h. */
+ * when there is one (NULL: none); precisions of report/json.h. */
 static void diff_stats(FILE *out, const char *name, double peak, double integrated,
 		       double slope, const double *fit)
 {

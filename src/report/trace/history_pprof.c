@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/history_report.h"
+#include "report/trace/history_report.h"
 #include "report/idmap.h"
-#include "report/protobuf.h"
+#include "report/trace/protobuf.h"
 
 /* profile.proto field numbers */
 enum {

@@ -3,9 +3,9 @@
  * the shared self-contained page (report/html.h), without a timeline: the
  * header says the command, its end and the bytes of each class; the page's
  * Leaks tab lists every group (allocation stack and verdict) with its
- * stack, and its flame graph and trees (flame_json.h) draw the stacks by
- * bytes or blocks not freed. With several processes, each group's label
- * names its process.
+ * stack, and its flame graph and trees (report/flame_json.h) draw the
+ * stacks by bytes or blocks not freed. With several processes, each
+ * group's label names its process.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,7 +16,7 @@
 #include "report/flame_json.h"
 #include "report/html.h"
 #include "report/json.h"
-#include "report/leak_report.h"
+#include "report/leak/leak_report.h"
 
 static const char *const measures[][3] = {
 	{"leaked", "Not freed at exit", "bytes"},
@@ -122,7 +122,7 @@ static void leak_rows(FILE *f, const struct lk_run_result *r, size_t n)
 	fprintf(f, "],\"leaksTotal\":{\"b\":%" PRIu64 ",\"n\":%" PRIu64 ",\"groups\":%zu}", b, k, n);
 }
 
-/* "verdicts" as a trace's page has them (history_html.c). */
+/* "verdicts" as a trace's page has them (report/trace/history_html.c). */
 static void verdicts(FILE *f, const struct lk_run_result *r, size_t n)
 {
 	uint64_t sb = 0, sn = 0;

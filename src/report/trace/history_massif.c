@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/history_report.h"
+#include "report/trace/history_report.h"
 
 #define DETAILED_EVERY 10
 #define THRESHOLD_PERCENT 1.0

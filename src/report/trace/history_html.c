@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/history_report.h"
+#include "report/trace/history_report.h"
 #include "report/text_frames.h"
 #include "report/html.h"
 #include "report/json.h"

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/history_report.h"
-#include "report/leak_report.h"
+#include "report/trace/history_report.h"
+#include "report/leak/leak_report.h"
 #include "report/text_frames.h"
-#include "report/timeline_report.h"
+#include "report/timeline/timeline_report.h"
 
 typedef void (*row_fn)(FILE *out, const struct lk_history *h, const struct lk_hist_site *s);
 

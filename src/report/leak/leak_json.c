@@ -7,7 +7,7 @@
 
 #include "analyze/supp_used.h"
 #include "report/json.h"
-#include "report/leak_report.h"
+#include "report/leak/leak_report.h"
 
 static void frames(FILE *out, const struct lk_leak *l)
 {

@@ -1,8 +1,8 @@
 /*
  * leak_report.h - writers of leak reports ("leakscope run"): text for a
  * person (stderr by default), JSON for programs (docs/json-leaks.md),
- * folded stacks for flame graphs (folded.c, docs/formats.md), and an HTML
- * page (leak_html.c, docs/html-report.md).
+ * folded stacks for flame graphs (report/folded.c, docs/formats.md), and
+ * an HTML page (leak_html.c, docs/html-report.md).
  */
 #ifndef LK_REPORT_LEAK_REPORT_H
 #define LK_REPORT_LEAK_REPORT_H

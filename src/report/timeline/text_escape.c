@@ -1,5 +1,5 @@
 /* text_escape.c - program text, safe for a terminal (text_escape.h). */
-#include "report/text_escape.h"
+#include "report/timeline/text_escape.h"
 
 /* The length of the valid UTF-8 sequence at s (2 to 4 bytes, no overlong
  * form, no surrogate, at most U+10FFFF), or 0. */

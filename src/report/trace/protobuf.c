@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/protobuf.h"
+#include "report/trace/protobuf.h"
 
 enum { WIRE_VARINT = 0, WIRE_LEN = 2 };
 

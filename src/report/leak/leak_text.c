@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 
 #include "analyze/supp_used.h"
-#include "report/leak_report.h"
+#include "report/leak/leak_report.h"
 #include "report/short_name.h"
 #include "report/text_frames.h"
 

@@ -33,7 +33,7 @@ int lk_history_write_text(const struct lk_history *h, const struct lk_history_vi
 int lk_history_write_json(const struct lk_history *h, const struct lk_history_view *v, FILE *out);
 int lk_history_write_html(const struct lk_history *h, const struct lk_history_view *v, FILE *out);
 /* Formats other tools read (docs/formats.md): a pprof profile
- * (history_pprof.c), folded stacks for flame graphs (folded.c: one
+ * (history_pprof.c), folded stacks for flame graphs (report/folded.c: one
  * line per site, its value the number key ranks by) and a massif file
  * (history_massif.c). */
 int lk_history_write_pprof(const struct lk_history *h, FILE *out);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "analyze/alloc_frames.h"
-#include "report/leak_report.h"
+#include "report/leak/leak_report.h"
 
 /* The suppression for l, malloc'ed: "leak:^F$" for the first frame that
  * is not an allocation wrapper, else for frame 0, or "leak:MODULE"

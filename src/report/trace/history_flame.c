@@ -1,13 +1,13 @@
 /*
- * history_flame.c - the flame graph data of a trace's page (flame_json.h):
- * every allocation site's stack with the numbers a person may want the
- * widths to show. At most MAX_STACKS sites, those that allocated the most
- * bytes; the others are summed into "[other sites]".
+ * history_flame.c - the flame graph data of a trace's page
+ * (report/flame_json.h): every allocation site's stack with the numbers a
+ * person may want the widths to show. At most MAX_STACKS sites, those that
+ * allocated the most bytes; the others are summed into "[other sites]".
  */
 #include <stdlib.h>
 
 #include "report/flame_json.h"
-#include "report/history_report.h"
+#include "report/trace/history_report.h"
 
 #define MAX_STACKS 10000
 

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/timeline_report.h"
+#include "report/timeline/timeline_report.h"
 
 static const char *meta_value(const struct lk_timeline *tl, const char *key)
 {

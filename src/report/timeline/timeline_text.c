@@ -8,8 +8,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/text_escape.h"
-#include "report/timeline_report.h"
+#include "report/timeline/text_escape.h"
+#include "report/timeline/timeline_report.h"
 
 const char *lk_tltext_bytes(double bytes, char *buf, size_t size)
 {

@@ -8,7 +8,7 @@
 #include <inttypes.h>
 
 #include "report/json.h"
-#include "report/timeline_report.h"
+#include "report/timeline/timeline_report.h"
 
 /* Seconds as integer nanoseconds. */
 static void ns(FILE *out, double seconds)

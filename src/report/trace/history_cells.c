@@ -15,7 +15,7 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#include "report/history_report.h"
+#include "report/trace/history_report.h"
 #include "report/json.h"
 
 static void times_json(FILE *f, const struct lk_history *h)

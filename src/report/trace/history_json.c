@@ -8,8 +8,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "report/history_report.h"
-#include "report/leak_report.h"
+#include "report/trace/history_report.h"
+#include "report/leak/leak_report.h"
 #include "report/json.h"
 
 static void u64(FILE *out, const char *key, uint64_t v)

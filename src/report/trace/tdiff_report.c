@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "report/history_report.h"
+#include "report/trace/history_report.h"
 #include "report/json.h"
 #include "report/text_frames.h"
 
