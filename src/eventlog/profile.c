@@ -141,6 +141,8 @@ struct builder {
 	size_t cap_markers;
 	uint32_t breakdown;
 	int have_breakdown;
+	int orphans;                  /* samples of a census left out: ignored
+				       * until the next census begins */
 	char *ccbuf;                  /* scratch for cost-centre stack keys */
 	size_t ccbuf_cap;
 };
@@ -462,6 +464,7 @@ static int key_at(const struct bband *bb, const uint8_t *s, size_t avail)
 static int new_census(struct builder *b, uint64_t t_ns)
 {
 	b->last = -1;
+	b->orphans = 0;
 	return lk_census_begin(&b->census, (double)t_ns / 1e9);
 }
 
@@ -470,6 +473,8 @@ static int add_value(struct builder *b, uint64_t t_ns, const char *key, size_t n
 		     double bytes)
 {
 	int rc;
+	if (b->orphans)
+		return 0;
 	if (!b->census.open && (rc = new_census(b, t_ns)))
 		return rc;
 	long i = band_of_sample(b, key, n);
@@ -482,6 +487,8 @@ static int add_value(struct builder *b, uint64_t t_ns, const char *key, size_t n
 static int on_sample_string(struct builder *b, uint64_t t, const uint8_t *p, size_t len)
 {
 	int rc;
+	if (b->orphans)
+		return 0;
 	if (!b->census.open && (rc = new_census(b, t)))
 		return rc;
 	long i = band_guess(b);
@@ -981,6 +988,20 @@ static void builder_release(struct builder *b)
 	free(b->ccbuf);
 }
 
+/* The open census, cut before its end event (the file ends, or damaged
+ * bytes were skipped: why), is left out of the report, with a warning. */
+static int drop_census(struct builder *b, const char *why)
+{
+	struct lk_census *c = &b->census;
+	if (!c->open)
+		return 0;
+	double t = c->open_t;
+	lk_census_drop(c);
+	b->orphans = 1;
+	return warn(b->tl, fmt("census at %.3f s is incomplete (%s): left out of the report",
+			       t, why));
+}
+
 int lk_profile_read(FILE *f, const struct lk_profile_options *opt,
 		    struct lk_timeline *tl, struct lk_profile_stats *st)
 {
@@ -1017,6 +1038,8 @@ int lk_profile_read(FILE *f, const struct lk_profile_options *opt,
 				    "normally, the last samples may be missing")))
 			goto fail;
 	}
+	if ((rc < 0 || !lk_eventlog_ended(r)) && drop_census(&b, "the file ends before its end"))
+		goto fail;
 	rc = finish(&b);
 	if (rc)
 		goto fail;
