@@ -1002,6 +1002,18 @@ static int drop_census(struct builder *b, const char *why)
 			       t, why));
 }
 
+/* Damaged bytes were skipped (lk_error_detail() says which): a warning;
+ * the census open, if they were in the global buffer that holds the
+ * censuses, is left out. */
+static int on_skipped(struct builder *b, const struct lk_eventlog_event *ev)
+{
+	if (warn(b->tl, strdup(lk_error_detail())))
+		return -ENOMEM;
+	if (ev->cap == LK_EVENTLOG_NOCAP && drop_census(b, "bytes of it were skipped"))
+		return -ENOMEM;
+	return 0;
+}
+
 int lk_profile_read(FILE *f, const struct lk_profile_options *opt,
 		    struct lk_timeline *tl, struct lk_profile_stats *st)
 {
@@ -1019,9 +1031,12 @@ int lk_profile_read(FILE *f, const struct lk_profile_options *opt,
 		return rc;
 	struct builder b = {.opt = opt ? opt : &defaults, .tl = tl, .first = -1, .last = -1};
 	lk_eventlog_want_only(r, wanted_events, sizeof(wanted_events) / sizeof(wanted_events[0]));
-	while ((rc = lk_eventlog_next(r, &ev)) == 1) {
-		while ((rc = on_event(&b, &ev)) >= 0 && lk_eventlog_next_same(r, &ev))
-			;
+	while ((rc = lk_eventlog_next(r, &ev)) > 0) {
+		if (rc == LK_EVENTLOG_SKIPPED)
+			rc = on_skipped(&b, &ev);
+		else
+			while ((rc = on_event(&b, &ev)) >= 0 && lk_eventlog_next_same(r, &ev))
+				;
 		if (rc < 0)
 			break;
 	}
