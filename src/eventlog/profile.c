@@ -11,10 +11,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "eventlog/census.h"
 #include "eventlog/bigendian.h"
+#include "eventlog/infotables.h"
 #include "eventlog/profile.h"
 #include "eventlog/reader.h"
 
@@ -143,6 +145,7 @@ struct builder {
 	int have_breakdown;
 	int orphans;                  /* samples of a census left out: ignored
 				       * until the next census begins */
+	char *program;                /* its path as it was run (argv[0]) */
 	char *ccbuf;                  /* scratch for cost-centre stack keys */
 	size_t ccbuf_cap;
 };
@@ -635,6 +638,11 @@ static int on_program_args(struct builder *b, const uint8_t *p, size_t len)
 	s[n] = 0;
 	const char *arg0 = s;
 	const char *slash = strrchr(arg0, '/');
+	free(b->program);
+	if (!(b->program = strdup(arg0))) {
+		free(s);
+		return -ENOMEM;
+	}
 	free(b->tl->title);
 	b->tl->title = strdup(slash ? slash + 1 : arg0);
 	for (size_t i = 0; i < n; i++)
@@ -793,6 +801,16 @@ static int set_columns(struct lk_timeline *tl, const char *const *cols, size_t n
 	return 0;
 }
 
+/* The executable that names -hi bands by symbol, if any. */
+static const char *executable(const struct builder *b)
+{
+	if (b->opt->binary)
+		return b->opt->binary;
+	if (b->opt->program_binary && b->program && access(b->program, R_OK) == 0)
+		return b->program;
+	return NULL;
+}
+
 /* -hi: label and details from the IPE of the band's info table address. */
 static int finish_ipe(struct builder *b, struct lk_band *band)
 {
@@ -927,6 +945,9 @@ static int finish(struct builder *b)
 		for (size_t k = 0; k < tl->n_bands; k++)
 			if ((rc = finish_ipe(b, &tl->bands[k])))
 				return rc;
+		const char *exe = executable(b);
+		if (exe && (rc = lk_infotables_name(tl, exe)))
+			return rc;
 	} else if (b->have_breakdown && b->breakdown == 1) {
 		static const char *const cols[] = {"module", "source location"};
 		if ((rc = set_columns(tl, cols, 2)))
@@ -986,6 +1007,7 @@ static void builder_release(struct builder *b)
 		free(ss[i]->v);
 	}
 	free(b->ccbuf);
+	free(b->program);
 }
 
 /* The open census, cut before its end event (the file ends, or damaged
