@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "collector/demangle.h"
+#include "collector/elfsym.h"
 #include "eventlog/infotables.h"
 
 struct sym {
@@ -50,47 +51,41 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* The symbols of one SHT_SYMTAB section that have an address. */
-static int add_section(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, struct symtab *t)
+/* A symbol that has an address (not a section's or a file's). */
+static int add_symbol(void *arg, const char *name, const GElf_Sym *sym)
 {
-	Elf_Data *d = elf_getdata(scn, NULL);
-	if (!d || !sh->sh_entsize)
+	struct symtab *t = arg;
+	int type = GELF_ST_TYPE(sym->st_info);
+	if (type == STT_SECTION || type == STT_FILE)
 		return 0;
-	for (size_t i = 0; i < sh->sh_size / sh->sh_entsize; i++) {
-		GElf_Sym sym;
-		const char *name = gelf_getsym(d, (int)i, &sym)
-			? elf_strptr(e, sh->sh_link, sym.st_name) : NULL;
-		int type = GELF_ST_TYPE(sym.st_info);
-		if (!name || !*name || !sym.st_value || type == STT_SECTION || type == STT_FILE)
-			continue;
-		if (t->n == t->cap) {
-			size_t cap = t->cap ? 2 * t->cap : 4096;
-			struct sym *s = realloc(t->s, cap * sizeof(*s));
-			if (!s)
-				return -ENOMEM;
-			t->s = s;
-			t->cap = cap;
-		}
-		t->s[t->n++] = (struct sym){sym.st_value, name};
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 4096;
+		struct sym *s = realloc(t->s, cap * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		t->s = s;
+		t->cap = cap;
 	}
+	t->s[t->n++] = (struct sym){sym->st_value, name};
 	return 0;
 }
 
+/* The symbols by address, and where the code is. */
 static int read_symtab(Elf *e, struct symtab *t)
 {
+	int rc = lk_elf_each_symbol(e, add_symbol, t);
+	if (rc)
+		return rc;
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
 		GElf_Shdr sh;
-		int rc;
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB && (rc = add_section(e, scn, &sh, t)))
-			return rc;
-		if ((sh.sh_flags & SHF_EXECINSTR) && (sh.sh_flags & SHF_ALLOC) && t->n_code < 8) {
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) &&
+		    (sh.sh_flags & SHF_ALLOC) && t->n_code < 8) {
 			t->code[t->n_code][0] = sh.sh_addr;
 			t->code[t->n_code++][1] = sh.sh_addr + sh.sh_size;
 		}
 	}
-	qsort(t->s, t->n, sizeof(*t->s), by_addr);
+	if (t->n)
+		qsort(t->s, t->n, sizeof(*t->s), by_addr);
 	return 0;
 }
 
@@ -138,18 +133,6 @@ static int in_code(const struct symtab *t, uint64_t addr)
 	for (size_t i = 0; i < t->n_code; i++)
 		if (addr >= t->code[i][0] && addr < t->code[i][1])
 			return 1;
-	return 0;
-}
-
-static int warn(struct lk_timeline *tl, char *text)
-{
-	char **w = text ? realloc(tl->warnings, (tl->n_warnings + 1) * sizeof(*w)) : NULL;
-	if (!w) {
-		free(text);
-		return -ENOMEM;
-	}
-	tl->warnings = w;
-	w[tl->n_warnings++] = text;
 	return 0;
 }
 
@@ -254,8 +237,9 @@ static int name_bands(struct lk_timeline *tl, const struct symtab *t)
 	return rc;
 }
 
-int lk_infotables_name(struct lk_timeline *tl, const char *path)
+int lk_infotables_name(struct lk_timeline *tl, const char *path, char **refused)
 {
+	*refused = NULL;
 	int any = 0;
 	for (size_t k = 0; k < tl->n_bands && !any; k++)
 		any = bare_address(&tl->bands[k]) != 0;
@@ -270,8 +254,10 @@ int lk_infotables_name(struct lk_timeline *tl, const char *path)
 	const char *other = NULL;
 	const char *why = rc ? NULL : !e ? "cannot be read as an ELF file"
 					 : check(e, &t, tl, &bad, &other);
-	if (!rc)
-		rc = why ? warn(tl, refusal(path, why, bad, other)) : name_bands(tl, &t);
+	if (!rc && why)
+		rc = (*refused = refusal(path, why, bad, other)) ? 0 : -ENOMEM;
+	else if (!rc)
+		rc = name_bands(tl, &t);
 	free(t.s);
 	if (e)
 		elf_end(e);

@@ -11,12 +11,12 @@
 
 /* Name each band of tl whose label is still its info table address
  * ("0x43d840") after the symbol of the executable at path there, which must
- * be an info table (…_info), z-decoded ("base:GHC.Show.$wshowSignedInt_info");
- * a "named by" detail column says "IPE" or "symbol". Refuses, with one
- * warning in tl and nothing named, a file that cannot be read as an
- * executable, a position-independent one (its run-time addresses are not
- * known) and one that does not match the eventlog (an address that is not
- * an info table in it). 0, or -ENOMEM. */
-int lk_infotables_name(struct lk_timeline *tl, const char *path);
+ * be an info table (..._info), z-decoded ("base:GHC.Show.$wshowSignedInt_info");
+ * a "named by" detail column says "IPE" or "symbol". Refuses, naming
+ * nothing, a file that cannot be read as an executable, a
+ * position-independent one (its run-time addresses are not known) and one
+ * that does not fit the eventlog: then *refused is the reason (malloc'ed,
+ * a sentence for a warning), else NULL. 0, or -ENOMEM. */
+int lk_infotables_name(struct lk_timeline *tl, const char *path, char **refused);
 
 #endif

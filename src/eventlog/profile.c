@@ -946,7 +946,9 @@ static int finish(struct builder *b)
 			if ((rc = finish_ipe(b, &tl->bands[k])))
 				return rc;
 		const char *exe = executable(b);
-		if (exe && (rc = lk_infotables_name(tl, exe)))
+		char *refused = NULL;
+		if (exe && ((rc = lk_infotables_name(tl, exe, &refused)) ||
+			    (refused && (rc = warn(tl, refused)))))
 			return rc;
 	} else if (b->have_breakdown && b->breakdown == 1) {
 		static const char *const cols[] = {"module", "source location"};
