@@ -20,7 +20,7 @@
 
 #include "report/html.h"
 
-enum { OPT_MESSAGES = LK_CLI_LONG, OPT_DIFF };
+enum { OPT_MESSAGES = LK_CLI_LONG, OPT_DIFF, OPT_BINARY };
 
 static const struct lk_cli_opt options[] = {
 	LK_CLI_OPT_FORMAT("html|text|json|hp", "html (default, written to FILE.eventlog.html), text,\n"
@@ -30,6 +30,9 @@ static const struct lk_cli_opt options[] = {
 	LK_CLI_OPT_TOP("text: show the N largest bands only (default 20;\n"
 		       "0 = all)"),
 	{"messages", OPT_MESSAGES, NULL, "also show traceEvent messages as markers"},
+	{"binary", OPT_BINARY, "FILE", "-hi: name the info tables without an IPE entry\n"
+	 "from FILE's symbols (default: the program's own\n"
+	 "path in the eventlog, if that file exists)"},
 	{"diff", OPT_DIFF, NULL, "compare two eventlogs, BEFORE and AFTER, band by\n"
 	 "band (text or json)"},
 	LK_CLI_OPT_QUIET,
@@ -146,7 +149,7 @@ int cmd_eventlog(int argc, char **argv)
 	int fmt_given = 0, top = 20, diff = 0, c, k;
 	long n;
 	const char *out_path = NULL;
-	struct lk_profile_options opt = {0};
+	struct lk_profile_options opt = {.program_binary = 1};
 	struct lk_cli_parser p;
 
 	lk_cli_parse_init(&p, &lk_cli_eventlog, argc, argv);
@@ -165,6 +168,7 @@ int cmd_eventlog(int argc, char **argv)
 			top = (int)n;
 			break;
 		case OPT_MESSAGES: opt.messages = 1; break;
+		case OPT_BINARY: opt.binary = p.value; break;
 		case OPT_DIFF: diff = 1; break;
 		}
 	}

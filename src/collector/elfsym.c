@@ -52,43 +52,57 @@ static int by_hash(const void *a, const void *b)
 	return (x->hash > y->hash) - (x->hash < y->hash);
 }
 
-static int add_table(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, struct symfile *f, size_t *cap)
+int lk_elf_each_symbol(Elf *e, int (*fn)(void *arg, const char *name, const GElf_Sym *sym),
+		       void *arg)
 {
-	Elf_Data *d = elf_getdata(scn, NULL);
-	if (!d || !sh->sh_entsize)
-		return 0;
-	for (size_t i = 0; i < sh->sh_size / sh->sh_entsize; i++) {
-		GElf_Sym sym;
-		const char *name = gelf_getsym(d, (int)i, &sym)
-			? elf_strptr(e, sh->sh_link, sym.st_name) : NULL;
-		if (!name || !*name || !sym.st_value)
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
 			continue;
-		if (f->n == *cap) {
-			size_t nc = *cap ? 2 * *cap : 1024;
-			struct symhash *a = realloc(f->syms, nc * sizeof(*a));
-			if (!a)
-				return -1;
-			f->syms = a;
-			*cap = nc;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name = gelf_getsym(d, (int)i, &sym)
+				? elf_strptr(e, sh.sh_link, sym.st_name) : NULL;
+			int rc;
+			if (name && *name && sym.st_value && (rc = fn(arg, name, &sym)))
+				return rc;
 		}
-		f->syms[f->n++] = (struct symhash){name_hash(name), sym.st_value};
 	}
+	return 0;
+}
+
+struct table_fill {
+	struct symfile *f;
+	size_t cap;
+};
+
+static int add_symbol(void *arg, const char *name, const GElf_Sym *sym)
+{
+	struct table_fill *t = arg;
+	struct symfile *f = t->f;
+	if (f->n == t->cap) {
+		size_t nc = t->cap ? 2 * t->cap : 1024;
+		struct symhash *a = realloc(f->syms, nc * sizeof(*a));
+		if (!a)
+			return -1;
+		f->syms = a;
+		t->cap = nc;
+	}
+	f->syms[f->n++] = (struct symhash){name_hash(name), sym->st_value};
 	return 0;
 }
 
 /* Read the .symtab of the open file into f. */
 static void read_symbols(int fd, struct symfile *f)
 {
-	size_t cap = 0;
+	struct table_fill t = {f, 0};
 	Elf *e = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
-	for (Elf_Scn *scn = NULL; e && (scn = elf_nextscn(e, scn));) {
-		GElf_Shdr sh;
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB &&
-		    add_table(e, scn, &sh, f, &cap) != 0)
-			break;
-	}
-	if (e)
+	if (e) {
+		lk_elf_each_symbol(e, add_symbol, &t);
 		elf_end(e);
+	}
 	qsort(f->syms, f->n, sizeof(*f->syms), by_hash);
 }
 

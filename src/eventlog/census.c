@@ -241,6 +241,16 @@ int lk_census_end(struct lk_census *c)
 	return 0;
 }
 
+void lk_census_drop(struct lk_census *c)
+{
+	for (size_t i = 0; i < c->n_touched; i++) {
+		c->cur[c->touched[i]] = 0;
+		c->seen[c->touched[i]] = 0;
+	}
+	c->n_touched = 0;
+	c->open = 0;
+}
+
 int lk_census_begin(struct lk_census *c, double t)
 {
 	int rc = lk_census_end(c);

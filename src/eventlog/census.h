@@ -75,6 +75,9 @@ static inline int lk_census_add(struct lk_census *c, size_t band, double bytes)
 	c->cur[band] += bytes;
 	return 0;
 }
+/* The open census, if any, is left out: its samples are forgotten, as
+ * if it had not begun (a census the end of the file or damage cut). */
+void lk_census_drop(struct lk_census *c);
 /* The open census, if any, is complete. 0 or -ENOMEM. */
 int lk_census_end(struct lk_census *c);
 /* No more censuses: the points in time order. 0 or -ENOMEM. */

@@ -11,10 +11,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "eventlog/census.h"
 #include "eventlog/bigendian.h"
+#include "eventlog/infotables.h"
 #include "eventlog/profile.h"
 #include "eventlog/reader.h"
 
@@ -141,6 +143,9 @@ struct builder {
 	size_t cap_markers;
 	uint32_t breakdown;
 	int have_breakdown;
+	int orphans;                  /* samples of a census left out: ignored
+				       * until the next census begins */
+	char *program;                /* its path as it was run (argv[0]) */
 	char *ccbuf;                  /* scratch for cost-centre stack keys */
 	size_t ccbuf_cap;
 };
@@ -462,6 +467,7 @@ static int key_at(const struct bband *bb, const uint8_t *s, size_t avail)
 static int new_census(struct builder *b, uint64_t t_ns)
 {
 	b->last = -1;
+	b->orphans = 0;
 	return lk_census_begin(&b->census, (double)t_ns / 1e9);
 }
 
@@ -470,6 +476,8 @@ static int add_value(struct builder *b, uint64_t t_ns, const char *key, size_t n
 		     double bytes)
 {
 	int rc;
+	if (b->orphans)
+		return 0;
 	if (!b->census.open && (rc = new_census(b, t_ns)))
 		return rc;
 	long i = band_of_sample(b, key, n);
@@ -482,6 +490,8 @@ static int add_value(struct builder *b, uint64_t t_ns, const char *key, size_t n
 static int on_sample_string(struct builder *b, uint64_t t, const uint8_t *p, size_t len)
 {
 	int rc;
+	if (b->orphans)
+		return 0;
 	if (!b->census.open && (rc = new_census(b, t)))
 		return rc;
 	long i = band_guess(b);
@@ -628,6 +638,11 @@ static int on_program_args(struct builder *b, const uint8_t *p, size_t len)
 	s[n] = 0;
 	const char *arg0 = s;
 	const char *slash = strrchr(arg0, '/');
+	free(b->program);
+	if (!(b->program = strdup(arg0))) {
+		free(s);
+		return -ENOMEM;
+	}
 	free(b->tl->title);
 	b->tl->title = strdup(slash ? slash + 1 : arg0);
 	for (size_t i = 0; i < n; i++)
@@ -786,6 +801,16 @@ static int set_columns(struct lk_timeline *tl, const char *const *cols, size_t n
 	return 0;
 }
 
+/* The executable that names -hi bands by symbol, if any. */
+static const char *executable(const struct builder *b)
+{
+	if (b->opt->binary)
+		return b->opt->binary;
+	if (b->opt->program_binary && b->program && access(b->program, R_OK) == 0)
+		return b->program;
+	return NULL;
+}
+
 /* -hi: label and details from the IPE of the band's info table address. */
 static int finish_ipe(struct builder *b, struct lk_band *band)
 {
@@ -920,6 +945,11 @@ static int finish(struct builder *b)
 		for (size_t k = 0; k < tl->n_bands; k++)
 			if ((rc = finish_ipe(b, &tl->bands[k])))
 				return rc;
+		const char *exe = executable(b);
+		char *refused = NULL;
+		if (exe && ((rc = lk_infotables_name(tl, exe, &refused)) ||
+			    (refused && (rc = warn(tl, refused)))))
+			return rc;
 	} else if (b->have_breakdown && b->breakdown == 1) {
 		static const char *const cols[] = {"module", "source location"};
 		if ((rc = set_columns(tl, cols, 2)))
@@ -979,6 +1009,33 @@ static void builder_release(struct builder *b)
 		free(ss[i]->v);
 	}
 	free(b->ccbuf);
+	free(b->program);
+}
+
+/* The open census, cut before its end event (the file ends, or damaged
+ * bytes were skipped: why), is left out of the report, with a warning. */
+static int drop_census(struct builder *b, const char *why)
+{
+	struct lk_census *c = &b->census;
+	if (!c->open)
+		return 0;
+	double t = c->open_t;
+	lk_census_drop(c);
+	b->orphans = 1;
+	return warn(b->tl, fmt("census at %.3f s is incomplete (%s): left out of the report",
+			       t, why));
+}
+
+/* Damaged bytes were skipped (lk_error_detail() says which): a warning;
+ * the census open, if they were in the global buffer that holds the
+ * censuses, is left out. */
+static int on_skipped(struct builder *b, const struct lk_eventlog_event *ev)
+{
+	if (warn(b->tl, strdup(lk_error_detail())))
+		return -ENOMEM;
+	if (ev->cap == LK_EVENTLOG_NOCAP && drop_census(b, "bytes of it were skipped"))
+		return -ENOMEM;
+	return 0;
 }
 
 int lk_profile_read(FILE *f, const struct lk_profile_options *opt,
@@ -998,9 +1055,12 @@ int lk_profile_read(FILE *f, const struct lk_profile_options *opt,
 		return rc;
 	struct builder b = {.opt = opt ? opt : &defaults, .tl = tl, .first = -1, .last = -1};
 	lk_eventlog_want_only(r, wanted_events, sizeof(wanted_events) / sizeof(wanted_events[0]));
-	while ((rc = lk_eventlog_next(r, &ev)) == 1) {
-		while ((rc = on_event(&b, &ev)) >= 0 && lk_eventlog_next_same(r, &ev))
-			;
+	while ((rc = lk_eventlog_next(r, &ev)) > 0) {
+		if (rc == LK_EVENTLOG_SKIPPED)
+			rc = on_skipped(&b, &ev);
+		else
+			while ((rc = on_event(&b, &ev)) >= 0 && lk_eventlog_next_same(r, &ev))
+				;
 		if (rc < 0)
 			break;
 	}
@@ -1017,6 +1077,8 @@ int lk_profile_read(FILE *f, const struct lk_profile_options *opt,
 				    "normally, the last samples may be missing")))
 			goto fail;
 	}
+	if ((rc < 0 || !lk_eventlog_ended(r)) && drop_census(&b, "the file ends before its end"))
+		goto fail;
 	rc = finish(&b);
 	if (rc)
 		goto fail;

@@ -33,6 +33,10 @@
 
 struct lk_profile_options {
 	int messages;        /* 1: USER_MSG (traceEvent) text becomes markers too */
+	const char *binary;  /* -hi: the executable that names the info tables
+			      * without an IPE entry (eventlog/infotables.h) */
+	int program_binary;  /* 1: without binary, the program's own path from
+			      * the eventlog, if that file exists */
 };
 
 struct lk_profile_stats {

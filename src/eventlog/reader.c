@@ -608,8 +608,55 @@ static inline void take_event(struct lk_eventlog *r, struct lk_eventlog_event *e
 	r->count++;
 }
 
+/* A block marker and the first bytes after it: its declared size, a
+ * block at least as long as the marker, an end time not before its start,
+ * and a declared event type (or the end marker) after it. */
+#define BLOCK_MARKER_LEN 24u
+static int looks_like_block(const struct lk_eventlog *r, const uint8_t *p)
+{
+	if (be16(p) != LK_EV_BLOCK_MARKER || r->size[LK_EV_BLOCK_MARKER] != 14)
+		return 0;
+	uint16_t next = be16(p + BLOCK_MARKER_LEN);
+	return be32(p + 10) >= BLOCK_MARKER_LEN && be64(p + 14) >= be64(p + 2) &&
+	       (next == 0xFFFF || is_set(r->declared, next));
+}
+
+/* Move to the first place at or after offset to where a block begins.
+ * 0 there; 1 if none does before the end of the file; a negative code. */
+static int scan_to_block(struct lk_eventlog *r, uint64_t to)
+{
+	int rc = skip(r, to - offset_of(r));
+	while (rc == 0 && (rc = fill(r, BLOCK_MARKER_LEN + 2)) == 0 &&
+	       !looks_like_block(r, r->buf + r->pos))
+		r->pos++;
+	return rc;
+}
+
+/* Damage at offset at (what: its kind): the reader skips to the next event
+ * block, the first at or after the end of the damaged one (its marker gave
+ * its length; outside any block, the first after at). 2 (LK_EVENTLOG_SKIPPED)
+ * with *ev telling the bytes skipped; without a block after, the sticky
+ * LK_EFORMAT. */
+static int damaged(struct lk_eventlog *r, struct lk_eventlog_event *ev, uint64_t at,
+		   const char *what)
+{
+	uint64_t to = r->block_end > at ? r->block_end : at + 1;
+	uint16_t cap = r->cap;
+	int rc = scan_to_block(r, to);
+	if (rc != 0)
+		return data_error(r, rc < 0 ? rc : LK_EFORMAT, at, what);
+	uint64_t end = offset_of(r);
+	lk_error_set(LK_EFORMAT, "bytes %llu-%llu skipped: %s at offset %llu; read on from "
+		     "the next event block", (unsigned long long)at, (unsigned long long)end - 1,
+		     what, (unsigned long long)at);
+	*ev = (struct lk_eventlog_event){.cap = cap, .offset = at, .len = (size_t)(end - at)};
+	r->cap = LK_EVENTLOG_NOCAP;
+	r->block_end = 0;
+	return LK_EVENTLOG_SKIPPED;
+}
+
 /* The careful path for the event at pos: 1 with *ev filled, 0 at the end of
- * data, or a negative code. */
+ * data, 2 after damaged bytes were skipped, or a negative code. */
 static int read_event(struct lk_eventlog *r, struct lk_eventlog_event *ev)
 {
 	uint64_t at = offset_of(r);
@@ -632,7 +679,7 @@ static int read_event(struct lk_eventlog *r, struct lk_eventlog_event *ev)
 	if (!is_set(r->declared, type)) {
 		char what[64];
 		snprintf(what, sizeof(what), "undeclared event type %u", type);
-		return data_error(r, LK_EFORMAT, at, what);
+		return damaged(r, ev, at, what);
 	}
 	int var = r->size[type] == LK_EVENTLOG_VARSIZE;
 	size_t hdr = var ? 12 : 10;
@@ -640,6 +687,8 @@ static int read_event(struct lk_eventlog *r, struct lk_eventlog_event *ev)
 	if (rc)
 		return data_error(r, rc < 0 ? rc : LK_ETRUNC, at, NULL);
 	size_t len = var ? be16(r->buf + r->pos + 10) : r->size[type];
+	if (r->block_end && at + hdr + len > r->block_end && type != LK_EV_IPE)
+		return damaged(r, ev, at, "an event past the end of its block");
 	rc = fill(r, hdr + len);
 	if (rc < 0)
 		return data_error(r, rc, at, NULL);
@@ -649,9 +698,10 @@ static int read_event(struct lk_eventlog *r, struct lk_eventlog_event *ev)
 		 * so the last IPE of a file may "run past" its end. */
 		size_t avail = r->len - r->pos - hdr;
 		size_t n = ipe_length(p + hdr, avail < len ? avail : len);
+		if (n == 0 && !rc)
+			return damaged(r, ev, at, "an IPE event without its six strings");
 		if (n == 0)
-			return data_error(r, rc ? LK_ETRUNC : LK_EFORMAT, at,
-					  "IPE event without its six strings");
+			return data_error(r, LK_ETRUNC, at, "IPE event without its six strings");
 		len = n;
 	} else if (rc) {
 		return data_error(r, LK_ETRUNC, at, NULL);

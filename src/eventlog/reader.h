@@ -69,9 +69,16 @@ int lk_eventlog_open(FILE *f, struct lk_eventlog **out);
 
 /* Next event in file order (block markers included). Returns 1 with *ev
  * filled, 0 at the end of data (end marker, or end of file between events),
- * or a negative code: LK_ETRUNC (file ends inside an event), LK_EFORMAT
- * (undeclared event type, malformed IPE), -EIO. After an error the reader
- * stays at the error: every further call returns the same code. */
+ * LK_EVENTLOG_SKIPPED after damage (an undeclared event type, an event
+ * past the end of its block, a malformed IPE) followed by another event
+ * block: the bytes from the damage to that block were skipped, *ev tells
+ * which (offset, len; cap: the damaged block's; type 0, no payload),
+ * lk_error_detail() says so ("bytes X-Y skipped: ..."), and the next call
+ * reads on from there. Else a negative code: LK_ETRUNC (file ends inside
+ * an event), LK_EFORMAT (damage with no block after it), -EIO. After an
+ * error the reader stays at the error: every further call returns the
+ * same code. */
+#define LK_EVENTLOG_SKIPPED 2
 int lk_eventlog_next(struct lk_eventlog *r, struct lk_eventlog_event *ev);
 
 /* The event right after ev (the last one returned) when it is of the same

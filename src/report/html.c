@@ -325,6 +325,20 @@ static void write_band(FILE *f, const struct lk_timeline *tl, const struct lk_ba
 	putc('}', f);
 }
 
+/* Where the charts' time axis ends: the last census, or a later marker
+ * or series point (a marker after the last census is still drawn). */
+static double time_end(const struct lk_timeline *tl)
+{
+	double t = tl->n_samples && tl->times ? tl->times[tl->n_samples - 1] : 0;
+	for (size_t i = 0; i < tl->n_markers; i++)
+		if (tl->markers[i].t > t)
+			t = tl->markers[i].t;
+	for (size_t i = 0; i < tl->n_series; i++)
+		if (tl->series[i].n && tl->series[i].times[tl->series[i].n - 1] > t)
+			t = tl->series[i].times[tl->series[i].n - 1];
+	return t;
+}
+
 static int write_data(FILE *f, const struct lk_timeline *tl, const struct lk_html_extra *x)
 {
 	int rc;
@@ -344,7 +358,7 @@ static int write_data(FILE *f, const struct lk_timeline *tl, const struct lk_htm
 	fprintf(f, ",\"nSamples\":%zu,\"nBands\":%zu,\"t0\":", tl->n_samples, tl->n_bands);
 	json_num(f, tl->n_samples && tl->times ? tl->times[0] : 0, 9);
 	fputs(",\"t1\":", f);
-	json_num(f, tl->n_samples && tl->times ? tl->times[tl->n_samples - 1] : 0, 9);
+	json_num(f, time_end(tl), 9);
 	fputs(",\"markers\":[", f);
 	for (size_t i = 0; i < tl->n_markers; i++) {
 		fputs(i ? ",[" : "[", f);

@@ -195,7 +195,62 @@ static void test_truncation(void)
 	ok(st.data_error == LK_ETRUNC && tl.n_warnings && strcmp(tl.warnings[0], want) == 0,
 	   "truncation message: '%s'", tl.n_warnings ? tl.warnings[0] : "");
 	ok(strcmp(lk_error_detail(), want) == 0, "truncation detail kept for the caller");
-	ok(tl.n_samples == 3, "samples before the cut are kept");
+	ok(tl.n_samples == 2 && tl.n_warnings == 2 &&
+	   strcmp(tl.warnings[1], "census at 3.000 s is incomplete (the file ends before its "
+		  "end): left out of the report") == 0,
+	   "the census cut in its end event is left out, those before kept ('%s')",
+	   tl.n_warnings > 1 ? tl.warnings[1] : "");
+	lk_timeline_release(&tl);
+	free(w.b);
+}
+
+/* A census in its own global block at t seconds: band "A" of bytes. */
+static void census_block(struct elw *w, uint64_t t, uint64_t bytes, int end)
+{
+	size_t blk = elw_block(w, t * S, 0xFFFF);
+	elw_sample_begin(w, t * S);
+	elw_sample_string(w, t * S, "A", bytes);
+	if (end)
+		elw_sample_end(w, t * S);
+	elw_block_end(w, blk);
+}
+
+/* Damage in a capability's block costs only that block; damage inside a
+ * census (global block) costs that census. */
+static void test_resync(void)
+{
+	struct elw w = {0};
+	elw_header(&w, elw_ghc_decls, ELW_NDECLS);
+	elw_prof_begin(&w, 0, 7, S / 10);
+	census_block(&w, 1, 100, 1);
+	size_t blk = elw_block(&w, 2 * S, 0);
+	elw_text(&w, 58, 2 * S, "kept");  /* before the damage */
+	size_t at = w.n;
+	elw_ev(&w, 77, 2 * S, 0, 0); /* not declared */
+	elw_raw(&w, "\0\x12garbage", 9);
+	elw_block_end(&w, blk);
+	size_t next = w.n;
+	census_block(&w, 3, 300, 1);
+	size_t at2 = w.n + 24 + 18 + 10;  /* the census at 4 s: its sample */
+	census_block(&w, 4, 400, 1);
+	w.b[at2] = 0xEE;                  /* its type: undeclared */
+	census_block(&w, 5, 500, 1);
+	elw_end(&w);
+
+	struct lk_timeline tl;
+	struct lk_profile_stats st;
+	int rc = profile(w.b, w.n, &tl, &st, 0);
+	char want[160];
+	snprintf(want, sizeof(want), "bytes %zu-%zu skipped: undeclared event type 77 at offset "
+		 "%zu; read on from the next event block", at, next - 1, at);
+	ok(rc == 0 && st.data_error == 0 && tl.n_warnings == 3 && strcmp(tl.warnings[0], want) == 0,
+	   "damaged capability block skipped: '%s'", tl.n_warnings ? tl.warnings[0] : "");
+	ok(strncmp(tl.warnings[2], "census at 4.000 s is incomplete (bytes of it were skipped)", 58) == 0,
+	   "damaged census left out: '%s'", tl.n_warnings > 2 ? tl.warnings[2] : "");
+	const struct lk_band *a = band(&tl, "A");
+	ok(tl.n_samples == 3 && a && a->values[0] == 100 && a->values[1] == 300 &&
+	   a->values[2] == 500 && tl.n_markers == 1,
+	   "the censuses of intact blocks are read (%zu)", tl.n_samples);
 	lk_timeline_release(&tl);
 	free(w.b);
 }
@@ -1072,6 +1127,7 @@ int main(int argc, char **argv)
 	test_good();
 	test_truncation();
 	test_corrupt();
+	test_resync();
 	test_ipe();
 	test_multicap();
 	test_next_same();
