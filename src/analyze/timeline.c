@@ -1,10 +1,14 @@
 /*
  * timeline.c - statistics, ordering and release of the timeline model
  * (timeline.h). The formulas are defined in docs/timeline.md; keep the two
- * in step. Pure computation: no I/O, no allocation except in release.
+ * in step. Pure computation: no I/O; the bands summed into "other" are
+ * the only allocation, besides release.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyze/timeline.h"
 
@@ -15,6 +19,20 @@ static void free_strv(char **v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
+}
+
+static void band_release(struct lk_band *b, size_t n_detail_columns)
+{
+	free(b->id);
+	free(b->label);
+	free(b->values);
+	free_strv(b->details, n_detail_columns);
+	for (size_t j = 0; j < b->n_frames; j++) {
+		free(b->frames[j].function);
+		free(b->frames[j].file);
+		free(b->frames[j].module);
+	}
+	free(b->frames);
 }
 
 void lk_timeline_release(struct lk_timeline *tl)
@@ -28,19 +46,8 @@ void lk_timeline_release(struct lk_timeline *tl)
 	}
 	free(tl->meta);
 	free(tl->times);
-	for (size_t i = 0; i < tl->n_bands; i++) {
-		struct lk_band *b = &tl->bands[i];
-		free(b->id);
-		free(b->label);
-		free(b->values);
-		free_strv(b->details, tl->n_detail_columns);
-		for (size_t j = 0; j < b->n_frames; j++) {
-			free(b->frames[j].function);
-			free(b->frames[j].file);
-			free(b->frames[j].module);
-		}
-		free(b->frames);
-	}
+	for (size_t i = 0; i < tl->n_bands; i++)
+		band_release(&tl->bands[i], tl->n_detail_columns);
 	free(tl->bands);
 	free_strv(tl->detail_columns, tl->n_detail_columns);
 	for (size_t i = 0; i < tl->n_series; i++) {
@@ -134,4 +141,31 @@ void lk_timeline_finish(struct lk_timeline *tl)
 		lk_band_stats_compute(tl->times, tl->bands[i].values, tl->n_samples,
 				      &tl->bands[i].stats);
 	lk_timeline_sort(tl);
+}
+
+int lk_timeline_keep_bands(struct lk_timeline *tl, size_t n)
+{
+	if (n == 0 || tl->n_bands <= n + 1)
+		return 0; /* one band summed alone is no "other" */
+	size_t rest = tl->n_bands - n;
+	double *sum = calloc(tl->n_samples ? tl->n_samples : 1, sizeof(*sum));
+	char *id = strdup("other"), label[64];
+	snprintf(label, sizeof(label), "other (%zu bands)", rest);
+	char *label_copy = strdup(label);
+	if (!sum || !id || !label_copy) {
+		free(sum);
+		free(id);
+		free(label_copy);
+		return -ENOMEM;
+	}
+	for (size_t i = n; i < tl->n_bands; i++) {
+		for (size_t j = 0; j < tl->n_samples; j++)
+			sum[j] += tl->bands[i].values[j];
+		band_release(&tl->bands[i], tl->n_detail_columns);
+	}
+	struct lk_band *o = &tl->bands[n];
+	*o = (struct lk_band){.id = id, .label = label_copy, .values = sum};
+	lk_band_stats_compute(tl->times, sum, tl->n_samples, &o->stats);
+	tl->n_bands = n + 1;
+	return 0;
 }

@@ -100,6 +100,10 @@ void lk_timeline_sort(struct lk_timeline *tl);
 int lk_band_order(const struct lk_band_stats *a, const char *ida, const struct lk_band_stats *b,
 		  const char *idb);
 
+/* Keep the n largest bands (tl sorted) and sum the others into one band,
+ * "other (K bands)", placed last; n == 0 keeps them all. 0, or -ENOMEM. */
+int lk_timeline_keep_bands(struct lk_timeline *tl, size_t n);
+
 /* Statistics of values sampled at times (n points). */
 void lk_band_stats_compute(const double *times, const double *values, size_t n,
 			   struct lk_band_stats *out);

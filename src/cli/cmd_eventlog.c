@@ -20,7 +20,7 @@
 
 #include "report/html.h"
 
-enum { OPT_MESSAGES = LK_CLI_LONG, OPT_DIFF, OPT_BINARY };
+enum { OPT_MESSAGES = LK_CLI_LONG, OPT_DIFF, OPT_BINARY, OPT_BANDS };
 
 static const struct lk_cli_opt options[] = {
 	LK_CLI_OPT_FORMAT("html|text|json|hp", "html (default, written to FILE.eventlog.html), text,\n"
@@ -29,6 +29,8 @@ static const struct lk_cli_opt options[] = {
 	LK_CLI_OPT_OUTPUT("write the report to FILE ('-': standard output)"),
 	LK_CLI_OPT_TOP("text: show the N largest bands only (default 20;\n"
 		       "0 = all)"),
+	{"bands", OPT_BANDS, "N", "keep the N largest bands and sum the others into\n"
+	 "one, 'other' (every format; default 0: keep all)"},
 	{"messages", OPT_MESSAGES, NULL, "also show traceEvent messages as markers"},
 	{"binary", OPT_BINARY, "FILE", "-hi: name the info tables without an IPE entry\n"
 	 "from FILE's symbols (default: the program's own\n"
@@ -147,6 +149,7 @@ int cmd_eventlog(int argc, char **argv)
 {
 	enum format fmt = FMT_HTML;
 	int fmt_given = 0, top = 20, diff = 0, c, k;
+	size_t bands = 0;
 	long n;
 	const char *out_path = NULL;
 	struct lk_profile_options opt = {.program_binary = 1};
@@ -167,6 +170,11 @@ int cmd_eventlog(int argc, char **argv)
 				return p.status;
 			top = (int)n;
 			break;
+		case OPT_BANDS:
+			if ((n = lk_cli_number(&p, 0, 1000000000)) < 0)
+				return p.status;
+			bands = (size_t)n;
+			break;
 		case OPT_MESSAGES: opt.messages = 1; break;
 		case OPT_BINARY: opt.binary = p.value; break;
 		case OPT_DIFF: diff = 1; break;
@@ -180,6 +188,8 @@ int cmd_eventlog(int argc, char **argv)
 			return usage_error("%s needs two eventlogs", "--diff");
 		if (p.n_args > 2)
 			return usage_error("--diff takes its two files, not '%s'", p.args[2]);
+		if (bands)
+			return usage_error("%s: --diff compares every band", "--bands");
 		if ((fmt == FMT_HTML && fmt_given) || fmt == FMT_HP)
 			return usage_error("%s: --diff writes text or json", fmt == FMT_HP ? "hp" : "html");
 		return run_diff(p.args[0], p.args[1], fmt_given ? fmt : FMT_TEXT, out_path, top, &opt);
@@ -193,6 +203,11 @@ int cmd_eventlog(int argc, char **argv)
 	struct lk_timeline tl;
 	if (load(input, &opt, &tl))
 		return 1;
+	if (lk_timeline_keep_bands(&tl, bands)) {
+		lk_cli_error("eventlog: out of memory");
+		lk_timeline_release(&tl);
+		return 1;
+	}
 	struct output o = {.fmt = fmt, .tl = &tl, .top = top};
 	int status = lk_cli_write_report(input, out_path,
 					 fmt == FMT_HTML ? ".html" : fmt == FMT_HP ? ".hp" : NULL,
