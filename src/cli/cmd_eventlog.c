@@ -19,8 +19,9 @@
 #include "report/timeline/timeline_report.h"
 
 #include "report/html.h"
+#include "report/json.h"
 
-enum { OPT_MESSAGES = LK_CLI_LONG, OPT_DIFF, OPT_BINARY, OPT_BANDS };
+enum { OPT_MESSAGES = LK_CLI_LONG, OPT_DIFF, OPT_BINARY, OPT_BANDS, OPT_Y_AXIS };
 
 static const struct lk_cli_opt options[] = {
 	LK_CLI_OPT_FORMAT("html|text|json|hp", "html (default, written to FILE.eventlog.html), text,\n"
@@ -31,6 +32,7 @@ static const struct lk_cli_opt options[] = {
 		       "0 = all)"),
 	{"bands", OPT_BANDS, "N", "keep the N largest bands and sum the others into\n"
 	 "one, 'other' (every format; default 0: keep all)"},
+	{"y-axis", OPT_Y_AXIS, "TEXT", "html: the label of the charts' byte axis"},
 	{"messages", OPT_MESSAGES, NULL, "also show traceEvent messages as markers"},
 	{"binary", OPT_BINARY, "FILE", "-hi: name the info tables without an IPE entry\n"
 	 "from FILE's symbols (default: the program's own\n"
@@ -126,7 +128,16 @@ struct output {
 	enum format fmt;
 	const struct lk_timeline *tl;
 	int top;
+	const char *y_axis;   /* or NULL */
 };
+
+/* The page's "y_axis" member (report.js labels the byte axis with it). */
+static int write_y_axis(FILE *out, void *arg)
+{
+	fputs(",\"y_axis\":", out);
+	lk_json_string(out, arg);
+	return 0;
+}
 
 static int write_report(FILE *out, void *arg)
 {
@@ -137,7 +148,10 @@ static int write_report(FILE *out, void *arg)
 	case FMT_HP: return lk_timeline_write_hp(o->tl, out);
 	case FMT_HTML: break;
 	}
-	return lk_timeline_write_html(o->tl, out);
+	if (!o->y_axis)
+		return lk_timeline_write_html(o->tl, out);
+	struct lk_html_extra x = {.write = write_y_axis, .arg = (void *)o->y_axis};
+	return lk_timeline_write_html_extra(o->tl, &x, out);
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -150,6 +164,7 @@ int cmd_eventlog(int argc, char **argv)
 	enum format fmt = FMT_HTML;
 	int fmt_given = 0, top = 20, diff = 0, c, k;
 	size_t bands = 0;
+	const char *y_axis = NULL;
 	long n;
 	const char *out_path = NULL;
 	struct lk_profile_options opt = {.program_binary = 1};
@@ -175,6 +190,7 @@ int cmd_eventlog(int argc, char **argv)
 				return p.status;
 			bands = (size_t)n;
 			break;
+		case OPT_Y_AXIS: y_axis = p.value; break;
 		case OPT_MESSAGES: opt.messages = 1; break;
 		case OPT_BINARY: opt.binary = p.value; break;
 		case OPT_DIFF: diff = 1; break;
@@ -194,6 +210,8 @@ int cmd_eventlog(int argc, char **argv)
 			return usage_error("%s: --diff writes text or json", fmt == FMT_HP ? "hp" : "html");
 		return run_diff(p.args[0], p.args[1], fmt_given ? fmt : FMT_TEXT, out_path, top, &opt);
 	}
+	if (y_axis && fmt != FMT_HTML)
+		return usage_error("%s labels the HTML charts", "--y-axis");
 	if (p.n_args == 0)
 		return usage_error("%s", "no eventlog given");
 	if (p.n_args > 1)
@@ -208,7 +226,7 @@ int cmd_eventlog(int argc, char **argv)
 		lk_timeline_release(&tl);
 		return 1;
 	}
-	struct output o = {.fmt = fmt, .tl = &tl, .top = top};
+	struct output o = {.fmt = fmt, .tl = &tl, .top = top, .y_axis = y_axis};
 	int status = lk_cli_write_report(input, out_path,
 					 fmt == FMT_HTML ? ".html" : fmt == FMT_HP ? ".hp" : NULL,
 					 write_report, &o);

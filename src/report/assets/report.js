@@ -233,7 +233,12 @@
       s.push('<line class="grid" x1="' + x + '" x2="' + x + '" y1="' + MT + '" y2="' + (MT + ph) + '"/>');
       s.push('<text x="' + x + '" y="' + (MT + ph + 16) + '" text-anchor="middle">' + esc(trimz(fmtTime(t))) + '</text>');
     });
-    s.push('<text x="' + (ML + pw) + '" y="' + (H - 2) + '" text-anchor="end">time</text></g>');
+    s.push('<text x="' + (ML + pw) + '" y="' + (H - 2) + '" text-anchor="end">time</text>');
+    /* eventlog --y-axis: the label of a byte axis */
+    if (ax && D.y_axis)
+      s.push('<text class="y-axis" transform="translate(12,' + (MT + ph / 2).toFixed(1) +
+        ') rotate(-90)" text-anchor="middle">' + esc(D.y_axis) + '</text>');
+    s.push('</g>');
 
     if (!ls.length || !n) {
       s.push('<text class="empty" x="' + (ML + pw / 2) + '" y="' + (MT + ph / 2) +
