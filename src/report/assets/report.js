@@ -153,7 +153,8 @@
 
   /* ---- charts ---- */
   var HEIGHT = 400;
-  var CHART = { log: false, clip: true };   /* the byte charts' axis (chartopts.js) */
+  /* the byte charts' axis (chartopts.js); stream: the area chart as a streamgraph */
+  var CHART = { log: false, clip: true, stream: false };
   /* a red triangle on the top edge over each sample the clipped axis cuts,
    * its value in the title */
   function spikeMarks(ls, cum, n, top, X, MT) {
@@ -210,9 +211,18 @@
       });
       tops = acc;
     } else ls.forEach(function (l) { tops = tops.concat(l.ys); });
+    /* a streamgraph: every column centred on the middle of the widest one */
+    var stream = cfg.stacked && cfg.streamable && CHART.stream, widest = 0;
+    if (stream) {
+      tops.forEach(function (v) { if (v > widest) widest = v; });
+      cum.forEach(function (c) {
+        for (var i = 0; i < n; i++) { var off = (widest - tops[i]) / 2; c.lo[i] += off; c.hi[i] += off; }
+      });
+    }
     /* byte charts: a log or linear axis, clipped above a spike (chartopts.js);
      * percentage charts: 0..yMax */
-    var ax = ymax == null ? LK.yAxis(tops, CHART, cfg.yStep || function (m) { return niceStep(m / 5); }) : null;
+    var ax = ymax == null ? LK.yAxis(stream ? [widest] : tops, stream ? { log: false, clip: false } : CHART,
+      cfg.yStep || function (m) { return niceStep(m / 5); }) : null;
     var step = ax ? 0 : cfg.yStep ? cfg.yStep(ymax) : niceStep(ymax / 5);
     var yTop = ax ? ax.top : Math.max(ymax, Math.ceil(ymax / step - 1e-9) * step);
     function Y(v) { return MT + ph - Math.min(ax ? ax.scale(v) : v / yTop, 1.05) * ph; }
@@ -225,7 +235,8 @@
     (ax ? ax.ticks : ticks(0, yTop, step)).forEach(function (v) {
       var y = Y(v).toFixed(1);
       s.push('<line class="grid" x1="' + ML + '" x2="' + (ML + pw) + '" y1="' + y + '" y2="' + y + '"/>');
-      s.push('<text x="' + (ML - 6) + '" y="' + y + '" dy="0.32em" text-anchor="end">' + esc(trimz(cfg.yFmt(v))) + '</text>');
+      if (!stream) /* a streamgraph's heights are its values, not its positions */
+        s.push('<text x="' + (ML - 6) + '" y="' + y + '" dy="0.32em" text-anchor="end">' + esc(trimz(cfg.yFmt(v))) + '</text>');
     });
     var nxt = Math.max(2, Math.floor(pw / 90));
     ticks(x0, x1, timeStep((x1 - x0) / nxt)).forEach(function (t) {
@@ -281,7 +292,7 @@
     host.appendChild(tip);
 
     var svg = host.firstChild, hover = svg.querySelector('.hover'), overlay = svg.querySelector('.overlay');
-    if (ax) svg.setAttribute('data-axis', (ax.log ? 'log' : 'linear') + (ax.clipped ? ' clipped' : ''));
+    if (ax) svg.setAttribute('data-axis', stream ? 'stream' : (ax.log ? 'log' : 'linear') + (ax.clipped ? ' clipped' : ''));
     if (CELLS) LK.brush(svg, { x0: x0, x1: x1, left: ML, width: pw }, function (a, b) { setWindow(CELLS.snap(a), CELLS.snap(b)); });
     function leave() { tip.style.display = 'none'; hover.setAttribute('visibility', 'hidden'); }
     overlay.addEventListener('mouseleave', leave);
@@ -388,11 +399,13 @@
       '<button type="button" id="win-reset">whole trace</button>' : 'Window: the whole trace \u2014 drag across a chart to choose one';
     wbar.innerHTML = '<span id="win-text"' + (WIN ? ' data-from="' + WIN.from + '" data-to="' + WIN.to + '" data-i="' + WIN.i + '" data-j="' + WIN.j + '"' : '') + '>' + txt + '</span>' +
       '<label><input type="checkbox" id="opt-log"' + (CHART.log ? ' checked' : '') + '> log scale</label>' +
-      '<label><input type="checkbox" id="opt-clip"' + (CHART.clip ? ' checked' : '') + '> clip spikes</label>';
+      '<label><input type="checkbox" id="opt-clip"' + (CHART.clip ? ' checked' : '') + '> clip spikes</label>' +
+      '<label><input type="checkbox" id="opt-stream"' + (CHART.stream ? ' checked' : '') + '> streamgraph (area chart)</label>';
   }
   wbar.addEventListener('change', function (e) {
     if (e.target.id === 'opt-log') CHART.log = e.target.checked;
     else if (e.target.id === 'opt-clip') CHART.clip = e.target.checked;
+    else if (e.target.id === 'opt-stream') CHART.stream = e.target.checked;
     else return;
     if (current) current.render();
   });
@@ -495,7 +508,7 @@
     return ls.map(function (l) { return { name: l.name, color: l.color, xs: chart.t, ys: f ? f(l) : l.ys }; });
   }
   bandPane(pane('area'), function (ls) {
-    return { label: 'area chart', layers: withXs(ls), stacked: true, yFmt: fmtBytes, showTotal: true,
+    return { label: 'area chart', layers: withXs(ls), stacked: true, streamable: true, yFmt: fmtBytes, showTotal: true,
       yStep: function (m) { return byteStep(m, 5); }, tipFmt: fmtBytes };
   });
   bandPane(pane('norm'), function (ls) {
