@@ -47,12 +47,14 @@ const struct lk_cli_cmd lk_cli_eventlog = {
 	.name = "eventlog",
 	.summary = "report on a GHC eventlog heap profile",
 	.synopsis = "[OPTIONS] FILE.eventlog\n"
+		    "[OPTIONS] -o PAGE.html FILE.eventlog FILE.eventlog...\n"
 		    "[OPTIONS] --diff BEFORE.eventlog AFTER.eventlog",
 	.about =
 	"Render the heap profile of a GHC eventlog (a program built with\n"
 	"-eventlog -rtsopts, run with +RTS -l -hT|-hi|-hc... -i0.1): bands\n"
 	"ranked by integrated size with their growth (slope, fit), heap size,\n"
-	"live bytes and markers.\n",
+	"live bytes and markers. Several eventlogs make one HTML page, a tab\n"
+	"each.\n",
 	.opts = options,
 	.notes =
 	"An eventlog is a regular file or a pipe (read once, in order).\n"
@@ -126,7 +128,9 @@ static int run_diff(const char *a, const char *b, enum format fmt, const char *o
 
 struct output {
 	enum format fmt;
-	const struct lk_timeline *tl;
+	const struct lk_timeline *tl;   /* n of them: several make one HTML page */
+	const char *const *names;
+	size_t n;
 	int top;
 	const char *y_axis;   /* or NULL */
 };
@@ -148,10 +152,31 @@ static int write_report(FILE *out, void *arg)
 	case FMT_HP: return lk_timeline_write_hp(o->tl, out);
 	case FMT_HTML: break;
 	}
+	struct lk_html_extra x = {.write = write_y_axis, .arg = (void *)o->y_axis};
+	if (o->n > 1)
+		return lk_timeline_write_html_pages(o->tl, o->names, o->n, o->y_axis ? &x : NULL,
+						    out);
 	if (!o->y_axis)
 		return lk_timeline_write_html(o->tl, out);
-	struct lk_html_extra x = {.write = write_y_axis, .arg = (void *)o->y_axis};
 	return lk_timeline_write_html_extra(o->tl, &x, out);
+}
+
+/* Every input, its bands cut to the largest bands (0: all): 0, or 1 after
+ * a message (the timelines read so far are in tls, zeroed past them). */
+static int load_all(char *const *inputs, size_t n, const struct lk_profile_options *opt,
+		    size_t bands, struct lk_timeline *tls)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (load(inputs[i], opt, &tls[i])) {
+			memset(&tls[i], 0, sizeof(tls[i])); /* load released what it could */
+			return 1;
+		}
+		if (lk_timeline_keep_bands(&tls[i], bands)) {
+			lk_cli_error("eventlog: out of memory");
+			return 1;
+		}
+	}
+	return 0;
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -214,23 +239,28 @@ int cmd_eventlog(int argc, char **argv)
 		return usage_error("%s labels the HTML charts", "--y-axis");
 	if (p.n_args == 0)
 		return usage_error("%s", "no eventlog given");
-	if (p.n_args > 1)
-		return usage_error("more than one input file: '%s'", p.args[1]);
-	const char *input = p.args[0];
-
-	struct lk_timeline tl;
-	if (load(input, &opt, &tl))
-		return 1;
-	if (lk_timeline_keep_bands(&tl, bands)) {
+	if (p.n_args > 1 && fmt != FMT_HTML)
+		return usage_error("more than one input file: '%s' (several make one HTML page)",
+				   p.args[1]);
+	if (p.n_args > 1 && !out_path)
+		return usage_error("%s: several eventlogs make one page, written to -o FILE",
+				   p.args[1]);
+	size_t n_in = p.n_args;
+	struct lk_timeline *tls = calloc(n_in, sizeof(*tls));
+	if (!tls) {
 		lk_cli_error("eventlog: out of memory");
-		lk_timeline_release(&tl);
 		return 1;
 	}
-	struct output o = {.fmt = fmt, .tl = &tl, .top = top, .y_axis = y_axis};
-	int status = lk_cli_write_report(input, out_path,
-					 fmt == FMT_HTML ? ".html" : fmt == FMT_HP ? ".hp" : NULL,
-					 write_report, &o);
-	if (LK_CLI_FREE_AT_EXIT)
-		lk_timeline_release(&tl);
+	int status = load_all(p.args, n_in, &opt, bands, tls);
+	if (!status) {
+		struct output o = {.fmt = fmt, .tl = tls, .names = (const char *const *)p.args,
+				   .n = n_in, .top = top, .y_axis = y_axis};
+		status = lk_cli_write_report(p.args[0], out_path,
+					     fmt == FMT_HTML ? ".html" : fmt == FMT_HP ? ".hp" : NULL,
+					     write_report, &o);
+	}
+	for (size_t i = 0; i < n_in && (LK_CLI_FREE_AT_EXIT || status); i++)
+		lk_timeline_release(&tls[i]);
+	free(tls);
 	return status;
 }

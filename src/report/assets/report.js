@@ -430,7 +430,8 @@
       p.sec.classList.toggle('active', on);
       if (on) { current = p; p.render(); }
     });
-    if (history.replaceState) history.replaceState(null, '', '#' + id);
+    /* the tab in the address (not in a frame of a page of several: about:srcdoc) */
+    try { if (history.replaceState) history.replaceState(null, '', '#' + id); } catch (e) { /* no address */ }
   }
   function pane(id) { for (var i = 0; i < panes.length; i++) if (panes[i].id === id) return panes[i]; return null; }
 

@@ -25,6 +25,13 @@ int lk_timeline_write_json(const struct lk_timeline *tl, FILE *out);
 /* GHC's .hp heap profile (timeline_hp.c), for hp2ps. 0 or -EIO. */
 int lk_timeline_write_hp(const struct lk_timeline *tl, FILE *out);
 
+/* Several timelines as one offline HTML page, a tab each, named names[i];
+ * every page carries x's extra data (or NULL: none). 0, or a negative
+ * errno (timeline_pages.c). */
+struct lk_html_extra;
+int lk_timeline_write_html_pages(const struct lk_timeline *tls, const char *const *names, size_t n,
+				 const struct lk_html_extra *x, FILE *out);
+
 /* Rows of the diff, largest change of integrated size first. */
 int lk_timeline_diff_write_text(const struct lk_timeline_diff *d, FILE *out, int top_n);
 
