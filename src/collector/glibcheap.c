@@ -205,7 +205,7 @@ static int by_chunk(const void *a, const void *b)
 static struct chunk *chunk_at(struct walk *w, uint64_t at)
 {
 	struct chunk key = {.at = at};
-	return bsearch(&key, w->c, w->n, sizeof(*w->c), by_chunk);
+	return w->n ? bsearch(&key, w->c, w->n, sizeof(*w->c), by_chunk) : NULL;
 }
 
 /* --- arenas ------------------------------------------------------------ */
@@ -489,7 +489,8 @@ static int read_heap(struct walk *w, const uint64_t *fs, size_t n)
 			rc = walk_mmapped(w, &w->maps[i]);
 	if (rc)
 		return rc;
-	qsort(w->c, w->n, sizeof(*w->c), by_chunk);
+	if (w->n)
+		qsort(w->c, w->n, sizeof(*w->c), by_chunk);
 	for (size_t i = 1; i < w->n; i++)
 		if (w->c[i].at < w->c[i - 1].at + w->c[i - 1].size)
 			return bad("chunks that overlap", w->c[i].at);

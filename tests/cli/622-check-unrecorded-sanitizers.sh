@@ -1,10 +1,13 @@
-# Test 620 (check of a program leakscope did not start) with the ASan/UBSan
-# build of leakscope (build-san/): the heap reader and the scan run
-# under the sanitizers, which must report nothing.
+# Tests 620 and 623 (checks of programs leakscope did not start, at rest
+# and churning) with the ASan/UBSan build of leakscope (build-san/): the
+# heap reader and the scan run under the sanitizers, which must report
+# nothing.
 . "$(dirname "$0")/../lib.sh"
 SAN=$ROOT/build-san/leakscope
 [ -x "$SAN" ] || skip "no sanitizer build (make SAN=1)"
-LEAKSCOPE=$SAN sh "$ROOT/tests/cli/620-check-unrecorded.sh" > "$T/620.log" 2>&1 ||
-	{ cat "$T/620.log"; fail "620 with the sanitizer build"; }
-grep -E "Sanitizer|runtime error" "$T/620.log" && fail "a sanitizer report"
+for t in 620-check-unrecorded 623-check-unrecorded-churn; do
+	LEAKSCOPE=$SAN sh "$ROOT/tests/cli/$t.sh" > "$T/$t.log" 2>&1 ||
+		{ cat "$T/$t.log"; fail "$t with the sanitizer build"; }
+	grep -E "Sanitizer|runtime error" "$T/$t.log" && fail "a sanitizer report in $t"
+done
 exit 0
