@@ -9,14 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 v=$(victim attach-heap) || exit
 
-rm -f "$T/in" && mkfifo "$T/in"
-"$v" < "$T/in" > "$T/out" 2> "$T/err" &
-vpid=$!
-exec 3> "$T/in"
-i=0
-until grep -q ready "$T/out"; do
-	i=$((i + 1)); [ $i -lt 200 ] || fail "the victim never got ready"; sleep 0.05
-done
+start_waiting "$v"
 
 "$LEAKSCOPE" check -f json --why "$vpid" > "$T/check.json" 2> "$T/check.err" ||
 	{ cat "$T/check.err"; fail "check failed"; }
@@ -49,10 +42,6 @@ expect_grep "$T/check.txt" "#0 +allocated before attach .*\\(blocks of 1112 byte
 expect_grep "$T/check.txt" "note: leakscope did not start this process"
 
 # the program goes on as if nothing happened
-echo go >&3
-exec 3>&-
-rc=0; wait $vpid || rc=$?
-[ $rc -eq 0 ] || { cat "$T/err"; fail "the victim exited $rc"; }
-expect_grep "$T/out" "^done$"
+finish_waiting
 [ -s "$T/err" ] && { cat "$T/err"; fail "the victim wrote to stderr"; }
 exit 0

@@ -14,22 +14,11 @@ expect_fail() { # regex command...
 	expect_grep "$T/e" "$re"
 }
 
-rm -f "$T/in" && mkfifo "$T/in"
-LD_PRELOAD=$lib "$v" < "$T/in" > "$T/out" 2> "$T/err" &
-vpid=$!
-exec 3> "$T/in"
-i=0
-until grep -q ready "$T/out"; do
-	i=$((i + 1)); [ $i -lt 200 ] || fail "the victim never got ready"; sleep 0.05
-done
+start_waiting env LD_PRELOAD="$lib" "$v"
 expect_fail "^leakscope: check: pid $vpid uses the malloc of .*/tinyalloc\\.so, not glibc's" \
 	"$LEAKSCOPE" check "$vpid"
 grep -q "State:.*[tT]" "/proc/$vpid/status" && fail "the victim was left stopped"
-echo go >&3
-exec 3>&-
-rc=0; wait $vpid || rc=$?
-[ $rc -eq 0 ] || { cat "$T/err"; fail "the victim exited $rc"; }
-expect_grep "$T/out" "^done$"
+finish_waiting
 
 expect_fail "^leakscope: check: no process 999999999$" "$LEAKSCOPE" check 999999999
 expect_fail "^leakscope: check: no process 999999999$" "$LEAKSCOPE" check -f json 999999999

@@ -6,14 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 v=$(victim attach-churn) || exit
 
-rm -f "$T/in" && mkfifo "$T/in"
-"$v" < "$T/in" > "$T/out" 2> "$T/err" &
-vpid=$!
-exec 3> "$T/in"
-i=0
-until grep -q ready "$T/out"; do
-	i=$((i + 1)); [ $i -lt 200 ] || fail "the victim never got ready"; sleep 0.05
-done
+start_waiting "$v"
 reports=0
 for n in 1 2 3 4 5 6 7 8 9 10; do
 	rc=0
@@ -28,9 +21,5 @@ for n in 1 2 3 4 5 6 7 8 9 10; do
 	fi
 done
 [ $reports -ge 5 ] || fail "only $reports of 10 checks gave a report"
-echo go >&3
-exec 3>&-
-rc=0; wait $vpid || rc=$?
-[ $rc -eq 0 ] || { cat "$T/err"; fail "the victim exited $rc"; }
-expect_grep "$T/out" "^done$"
+finish_waiting
 exit 0
