@@ -12,8 +12,8 @@ int lk_maps_next(FILE *f, char *buf, size_t size, struct lk_maps_line *m)
 				;
 		int name_at = 0;
 		m->perms[0] = 0;
-		if (sscanf(buf, "%" SCNx64 "-%" SCNx64 " %7s %*s %*s %*s %n", &m->lo, &m->hi,
-			   m->perms, &name_at) < 3)
+		if (sscanf(buf, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %n", &m->lo,
+			   &m->hi, m->perms, &m->offset, &name_at) < 4)
 			continue;
 		m->name = buf + (name_at ? name_at : (int)strlen(buf));
 		return 1;

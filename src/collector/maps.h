@@ -13,6 +13,7 @@
 struct lk_maps_line {
 	uint64_t lo, hi;
 	char perms[8];       /* "rw-p" ... */
+	uint64_t offset;     /* in the file mapped */
 	const char *name;    /* in the caller's buffer, as maps writes it (with its
 			      * newline unless cut); "" for an anonymous mapping */
 };

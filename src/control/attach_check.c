@@ -12,6 +12,7 @@
 #include "analyze/leaks.h"
 #include "collector/allocator.h"
 #include "collector/glibcheap.h"
+#include "collector/procmods.h"
 #include "collector/stopall.h"
 #include "common/error.h"
 #include "control/attach_check.h"
@@ -204,6 +205,8 @@ int lk_attach_check_run(const struct lk_control_request *req, FILE *out)
 	}
 	describe(s, req->pid);
 	s->want_why = req->why;
+	if (lk_procmods_read(req->pid, &s->view.mods, &s->view.n_mods) != 0)
+		s->view.n_mods = 0; /* globals and code are then not named */
 	struct lk_glibc_heap h = {0};
 	struct lk_attach_stats a = {0};
 	struct lk_leak_report rep = {0};
@@ -227,6 +230,7 @@ int lk_attach_check_run(const struct lk_control_request *req, FILE *out)
 	lk_glibc_heap_release(&h);
 	lk_live_release(&s->live);
 	lk_why_free(s->why);
+	lk_procmods_free(s->view.mods, s->view.n_mods);
 	free(s->classes);
 	free(s->leaders);
 	free(sizes);

@@ -5,7 +5,8 @@
 # blocks are definitely lost (sizes are malloc's usable sizes: 1,111 ->
 # 1,112, 3,333 -> 3,336, 200,000 -> 200,688), the held ones still
 # reachable, no freed chunk is a block; the program goes on and ends
-# normally. LEAKSCOPE may name another build (622: the sanitizer one).
+# normally; --why names the globals that hold them. LEAKSCOPE may name
+# another build (622: the sanitizer one).
 . "$(dirname "$0")/../lib.sh"
 v=$(victim attach-heap) || exit
 
@@ -29,6 +30,11 @@ group definitely-lost 3336 3
 group definitely-lost 200688 1
 group still-reachable 2232 5
 group still-reachable 4456 2
+# --why names what keeps them: the module table comes from the maps
+expect_json "$j" "[$p.leaks[] | select(.stack[0].module == \"blocks of 2232 bytes\")][0].why.root
+	== \"a global of attach-heap: held\""
+expect_json "$j" "[$p.leaks[] | select(.stack[0].module == \"blocks of 4456 bytes\")][0].why.root
+	== \"a global of attach-heap: thread_held\""
 # freed chunks are no blocks: tcache (100 -> 104), fast bins (40), bins (5,000)
 for size in 104 40 5000; do
 	expect_json "$j" "[$p.leaks[] | select(.stack[0].module == \"blocks of $size bytes\")] | length == 0"
