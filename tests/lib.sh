@@ -23,6 +23,12 @@
 #                  definitely or indirectly lost (or unscanned) bytes
 #                  remain, else the program's own status
 #   marker FILE TAG           the line number of the comment "LINE:TAG"
+#   start_waiting CMD...      start CMD, a program that prints "ready PID" and
+#                  waits for a line on stdin, in the background: stdin a FIFO
+#                  held open on fd 3, stdout $T/out, stderr $T/err; returns
+#                  once it is ready, with its pid in $vpid
+#   finish_waiting            send it its line; fail unless it then exits 0
+#                  and prints "done"
 #   browser_check WHAT SCRIPT ARGS...
 #                  run tests/browser/SCRIPT (node, playwright-core, Debian's
 #                  chromium) with ARGS; skip, saying that WHAT was checked,
@@ -100,6 +106,25 @@ marker() { # file tag
 	n=$(grep -nE "LINE:$2([^A-Za-z0-9_-]|\$)" "$1" | head -n 1 | cut -d: -f1)
 	[ -n "$n" ] || fail "no marker LINE:$2 in $1"
 	echo "$n"
+}
+
+start_waiting() { # command...
+	rm -f "$T/in" && mkfifo "$T/in"
+	"$@" < "$T/in" > "$T/out" 2> "$T/err" &
+	vpid=$!
+	exec 3> "$T/in"
+	i=0
+	until grep -q ready "$T/out"; do
+		i=$((i + 1)); [ $i -lt 200 ] || fail "the program never got ready"; sleep 0.05
+	done
+}
+
+finish_waiting() {
+	echo go >&3
+	exec 3>&-
+	rc=0; wait $vpid || rc=$?
+	[ $rc -eq 0 ] || { cat "$T/err"; fail "the program exited $rc"; }
+	expect_grep "$T/out" "^done$"
 }
 
 # Go builds use only the standard library, offline, with caches under build/.

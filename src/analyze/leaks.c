@@ -1,5 +1,6 @@
 /* leaks.c - group a finished process's live blocks into leaks (leaks.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,11 +55,29 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
+/* The one frame of a group of blocks allocated before leakscope looked
+ * (collector/session.h, attach_sizes): what and how large they are. */
+static int attach_frame(const struct lk_session *s, uint32_t stack, struct lk_leak *out)
+{
+	char module[64];
+	uint64_t size = stack && stack <= s->n_attach_sizes ? s->attach_sizes[stack - 1] : 0;
+	snprintf(module, sizeof(module), "blocks of %" PRIu64 " bytes", size);
+	out->frames = calloc(1, sizeof(*out->frames));
+	if (!out->frames)
+		return -ENOMEM;
+	out->frames[0].function = strdup(LK_ATTACH_FRAME);
+	out->frames[0].module = strdup(module);
+	out->n_frames = 1;
+	return 0;
+}
+
 /* Frames of one stack, inlined ones expanded; unknown modules keep the
  * raw address as offset. */
 static int symbolize_stack(const struct lk_session *s, struct lk_symbolizer *sym,
 			   uint32_t stack, struct lk_leak *out, int *damaged)
 {
+	if (s->attach_sizes)
+		return attach_frame(s, stack, out);
 	uint64_t ips[LK_MAX_FRAMES];
 	int got = lk_session_stack(s, stack, ips);
 	uint32_t depth = got > 0 ? (uint32_t)got : 0;
@@ -268,7 +287,8 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 
 	/* stack ids of live blocks were checked when their events were, and
 	 * are below stack_end; id 0 (none) is a group too */
-	uint32_t n_stacks = s->view.stack_end > 0 ? s->view.stack_end : 1;
+	uint32_t n_stacks = s->attach_sizes ? s->n_attach_sizes + 1
+			    : s->view.stack_end > 0 ? s->view.stack_end : 1;
 	int damaged = 0;
 	out->scanned = s->classes != NULL;
 	out->scan_note = lk_leaks_scan_note(s);

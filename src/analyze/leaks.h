@@ -32,6 +32,10 @@ enum lk_leak_class {
 const char *lk_leak_class_text(int cls);
 const char *lk_leak_class_id(int cls);
 
+/* The function of the one frame of a group of blocks that were allocated
+ * before leakscope looked at the process (its module: "blocks of N bytes"). */
+#define LK_ATTACH_FRAME "allocated before attach"
+
 struct lk_leak {
 	int cls;                   /* enum lk_leak_class */
 	uint64_t bytes, objects;
@@ -43,6 +47,16 @@ struct lk_leak {
 				    * group is held only by a suppressed one */
 	struct lk_why_path *why;   /* --why, for still reachable and possibly lost
 				    * groups: what keeps its first block; or NULL */
+};
+
+/* A check of a process leakscope did not start (control/attach_check.h):
+ * how its heap was read. */
+struct lk_attach_stats {
+	uint64_t pause_us;         /* its threads were stopped this long */
+	uint64_t blocks, bytes;    /* in use, read from glibc's heap */
+	uint64_t chunks;           /* chunks walked, in use or free */
+	uint64_t in_tcache, in_fastbins; /* free chunks that look in use, left out */
+	unsigned arenas, heaps, mmapped, tries;
 };
 
 struct lk_leak_report {
@@ -60,6 +74,7 @@ struct lk_leak_report {
 	const char *region_note;   /* the program overwrote leakscope's shared memory:
 				    * what the report lacks, or NULL */
 	int incomplete;            /* ... and events were lost (lk_session_note) */
+	const struct lk_attach_stats *attach; /* borrowed; NULL: leakscope started it */
 	struct lk_leak *leaks;     /* reported: by class, then bytes descending */
 	size_t n_leaks;
 	struct lk_leak *suppressed;

@@ -4,6 +4,7 @@
  * `stop` and `check`. They share everything but their request, so they
  * share this file.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 
 #include "cli/cli.h"
 #include "common/error.h"
+#include "collector/allocator.h"
+#include "control/attach_check.h"
 #include "control/client.h"
 #include "control/protocol.h"
 #include "report/leak/leak_report.h"
@@ -25,6 +28,16 @@
 	"\n" \
 	"exit status: 0 done; 1 no such recording, it refused, or the output could\n" \
 	"not be written; 2 usage error.\n"
+
+#define CHECK_NOTES \
+	"TARGET is the trace file a running 'leakscope record' writes, or a pid.\n" \
+	"A pid that no recording of the user traces (a process leakscope did not\n" \
+	"start) is checked too: its blocks are read from glibc's heap and grouped\n" \
+	"by size, without allocation stacks; another allocator is refused\n" \
+	"(docs/control.md).\n" \
+	"\n" \
+	"exit status: 0 done; 1 no such recording or process, it refused, the heap\n" \
+	"could not be read, or the output could not be written; 2 usage error.\n"
 
 static const struct lk_cli_opt no_options[] = {LK_CLI_OPT_END};
 
@@ -82,7 +95,7 @@ const struct lk_cli_cmd lk_cli_check = {
 		 "indirectly (and possibly) lost blocks grouped by allocation stack. When\n"
 		 "TARGET is a pid, only that process is checked, else every process of the\n"
 		 "recording.\n",
-	.opts = check_options, .notes = TARGET_NOTES, .in_order = 1,
+	.opts = check_options, .notes = CHECK_NOTES, .in_order = 1,
 };
 
 /* What check asks for. */
@@ -138,6 +151,40 @@ static void check_request(const struct check_opts *k, pid_t pid, char *req, size
 		snprintf(req + n, size - (size_t)n, " %d", (int)pid);
 }
 
+static int is_pid(const char *target)
+{
+	char *end;
+	long pid = strtol(target, &end, 10);
+	return *target && !*end && pid > 0 && pid < INT_MAX;
+}
+
+/* check of a pid no recording serves: leakscope did not start it, its heap
+ * is read (control/attach_check.h) here. */
+static int check_unrecorded(const struct check_opts *k, const char *target)
+{
+	char req[LK_CONTROL_LINE_MAX], unfound[512];
+	struct lk_control_request r;
+	snprintf(unfound, sizeof(unfound), "%s", lk_error_detail());
+	check_request(k, (pid_t)atoi(target), req, sizeof(req));
+	if (lk_control_parse(req, &r) != 0) {
+		lk_cli_error("check: %s", lk_error_detail());
+		return 1;
+	}
+	FILE *out = lk_cli_open_out("-");
+	if (!out)
+		return 1;
+	int rc = lk_attach_check_run(&r, out);
+	if (rc != 0) {
+		if (rc == LK_ALLOCATOR_RECORDED) /* a recording has it, not ours */
+			lk_cli_error("%s", unfound);
+		else
+			lk_cli_error("check: %s", lk_error_detail());
+		lk_cli_close_out(out, 0);
+		return 1;
+	}
+	return lk_cli_close_out(out, 0);
+}
+
 static int control(const struct lk_cli_cmd *c, int argc, char **argv)
 {
 	struct check_opts k = {.top = LK_LEAK_TEXT_TOP};
@@ -148,7 +195,10 @@ static int control(const struct lk_cli_cmd *c, int argc, char **argv)
 	if (text && lk_control_text_check(text) != 0)
 		return lk_cli_usage_error(c->name, "%s", lk_error_detail());
 	struct lk_control_target t;
-	if (lk_control_find(target, &t) != 0) {
+	int found = lk_control_find(target, &t);
+	if (found == LK_ENOTFOUND && c == &lk_cli_check && is_pid(target))
+		return check_unrecorded(&k, target);
+	if (found != 0) {
 		lk_cli_error("%s", lk_error_detail());
 		return 1;
 	}

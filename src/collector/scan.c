@@ -33,6 +33,7 @@
 #include "collector/elfsym.h"
 #include "collector/ghcheap.h"
 #include "collector/goheap.h"
+#include "collector/maps.h"
 #include "collector/scan.h"
 #include "collector/threadregs.h"
 #include "common/error.h"
@@ -420,19 +421,10 @@ static int collect_roots(const struct root_search *q)
 		return -errno;
 	int rc = 0;
 	uint64_t guard_end = 0;
-	while (!rc && fgets(line, sizeof(line), f)) {
-		/* a name longer than the line (the program names its files) must
-		 * not be read as the next mapping: drop the rest of the line */
-		if (!strchr(line, '\n'))
-			for (int ch = getc(f); ch != EOF && ch != '\n'; ch = getc(f))
-				;
-		uint64_t lo, hi;
-		char perms[8] = "";
-		int name_at = 0;
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %*s %*s %*s %n", &lo, &hi, perms,
-			   &name_at) < 3)
-			continue;
-		const char *name = name_at ? line + name_at : "";
+	struct lk_maps_line m;
+	while (!rc && lk_maps_next(f, line, sizeof(line), &m)) {
+		uint64_t lo = m.lo, hi = m.hi;
+		const char *perms = m.perms, *name = m.name;
 		int guarded = guard_end == lo;
 		guard_end = !strcmp(perms, "---p") ? hi : 0;
 		if (q->ghc && perms[2] == 'x' && is_exe(q->exe, name))
@@ -840,7 +832,8 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	}
 	qsort(addrs, k, sizeof(*addrs), cmp_u64);
 	size_t n_threads = 0, n_regs = 0;
-	uint64_t exit_sp = atomic_load(&s->view.hdr->exit_sp); /* a bound only: untrusted */
+	/* a bound only: untrusted; none without a region (not started by us) */
+	uint64_t exit_sp = s->view.hdr ? atomic_load(&s->view.hdr->exit_sp) : 0;
 	if ((rc = threads_of(snap, exit_sp, &threads, &n_threads, &regs, &n_regs)) != 0)
 		goto out;
 	struct root_search q = {

@@ -119,6 +119,11 @@ struct lk_session {
 	uint64_t marks_dropped; /* not kept, or lost in the target (slot busy) */
 	uint64_t marks_bad;     /* events naming a text slot that was not committed */
 	uint32_t marks_lost;    /* the region's mark_dropped, as last read */
+	/* A process leakscope did not start (control/attach_check.h): its
+	 * blocks were read from glibc's heap, without stacks; a block's stack
+	 * is 1 + the index of its size in these sizes (grouped by size). */
+	const uint64_t *attach_sizes;
+	uint32_t n_attach_sizes;
 	const struct lk_session_sink *sink; /* NULL: nobody listens */
 	void *sink_data;
 };

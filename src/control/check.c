@@ -14,8 +14,7 @@
 #include "control/check.h"
 #include "report/leak/leak_report.h"
 
-/* Scan s while st holds every thread of it stopped. */
-static int scan_stopped(struct lk_session *s, struct lk_stopall *st)
+int lk_check_scan_stopped(struct lk_session *s, struct lk_stopall *st)
 {
 	struct user_regs_struct *regs = calloc(st->n + 1, sizeof(*regs));
 	if (!regs)
@@ -79,7 +78,7 @@ static int check_one(const struct lk_check *k, struct lk_session *s,
 	int rc = lk_stopall_stop(&st, s->pid, LK_CHECK_STOP_MS);
 	if (rc == 0) {
 		lk_session_drain(s, 0);
-		rc = scan_stopped(s, &st);
+		rc = lk_check_scan_stopped(s, &st);
 		if (rc && !*lk_error_detail())
 			lk_error_set(rc, "the scan of pid %d failed: %s", (int)s->pid,
 				     lk_error_name(rc));
@@ -101,8 +100,7 @@ static int check_one(const struct lk_check *k, struct lk_session *s,
 	return rc;
 }
 
-/* The text report's options a check request gives. */
-static struct lk_leak_text_opts text_opts(const struct lk_control_request *req)
+struct lk_leak_text_opts lk_check_text_opts(const struct lk_control_request *req)
 {
 	return (struct lk_leak_text_opts){
 		.top = req->top_given ? (size_t)req->top : LK_LEAK_TEXT_TOP,
@@ -140,7 +138,7 @@ int lk_check_run(const struct lk_check *k, const struct lk_control_request *req,
 	}
 	if (!rc) {
 		struct lk_run_result r = {.reports = reps, .n_reports = done,
-					  .text = text_opts(req)};
+					  .text = lk_check_text_opts(req)};
 		if (req->json)
 			lk_leak_write_json(&r, out);
 		else

@@ -13,7 +13,9 @@
 
 #include "analyze/suppress.h"
 #include "collector/collector.h"
+#include "collector/stopall.h"
 #include "control/protocol.h"
+#include "report/leak_report.h"
 
 struct lk_check {
 	struct lk_collector *collector;
@@ -30,5 +32,11 @@ struct lk_check {
  * in JSON or in text as req says. Returns 0 with the report on out, or a
  * negative code with lk_error_set() detail. */
 int lk_check_run(const struct lk_check *k, const struct lk_control_request *req, FILE *out);
+
+/* Scan s while st holds every thread of its process stopped: s->classes. */
+int lk_check_scan_stopped(struct lk_session *s, struct lk_stopall *st);
+
+/* The text report's options a check request gives. */
+struct lk_leak_text_opts lk_check_text_opts(const struct lk_control_request *req);
 
 #endif

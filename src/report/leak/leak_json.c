@@ -131,6 +131,13 @@ void lk_leak_write_process_json(FILE *out, const struct lk_leak_report *p)
 		",\"suppressed_bytes\":%" PRIu64 ",\"suppressed_objects\":%" PRIu64 "}",
 		p->leaked_bytes, p->leaked_objects, p->suppressed_bytes, p->suppressed_objects);
 	fprintf(out, ",\"scanned\":%s,", p->scanned ? "true" : "false");
+	if (p->attach)
+		fprintf(out, "\"attach\":{\"pause_us\":%" PRIu64 ",\"tries\":%u,\"blocks\":%" PRIu64
+			",\"bytes\":%" PRIu64 ",\"chunks\":%" PRIu64 ",\"in_tcache\":%" PRIu64
+			",\"in_fastbins\":%" PRIu64 ",\"arenas\":%u,\"heaps\":%u,\"mmapped\":%u},",
+			p->attach->pause_us, p->attach->tries, p->attach->blocks, p->attach->bytes,
+			p->attach->chunks, p->attach->in_tcache, p->attach->in_fastbins,
+			p->attach->arenas, p->attach->heaps, p->attach->mmapped);
 	if (p->alloc_note) {
 		fputs("\"alloc_note\":", out);
 		lk_json_string(out, p->alloc_note);
