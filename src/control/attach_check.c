@@ -17,7 +17,7 @@
 #include "common/error.h"
 #include "control/attach_check.h"
 #include "control/check.h"
-#include "report/leak_report.h"
+#include "report/leak/leak_report.h"
 
 #define STOP_MS 5000
 

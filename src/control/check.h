@@ -15,7 +15,7 @@
 #include "collector/collector.h"
 #include "collector/stopall.h"
 #include "control/protocol.h"
-#include "report/leak_report.h"
+#include "report/leak/leak_report.h"
 
 struct lk_check {
 	struct lk_collector *collector;
