@@ -18,6 +18,7 @@
 #include "control/attach_check.h"
 #include "control/check.h"
 #include "report/leak/leak_report.h"
+#include "report/text_frames.h"
 
 #define STOP_MS 5000
 
@@ -142,11 +143,13 @@ static int stop_read_scan(struct lk_session *s, struct lk_glibc_heap *h, uint64_
 /* The sentence of the report: where the blocks come from, the pause. */
 static void note(char *buf, size_t size, const struct lk_attach_stats *a)
 {
+	char blocks[32], bytes[32];
 	snprintf(buf, size, "leakscope did not start this process: its blocks were read from "
-		 "glibc's heap (%" PRIu64 " blocks in use, %" PRIu64 " bytes; its threads were "
+		 "glibc's heap (%s blocks in use, %s bytes; its threads were "
 		 "stopped for %" PRIu64 ".%03" PRIu64 " ms), without allocation stacks: they are "
 		 "grouped by size, malloc's usable size (the request rounded up)",
-		 a->blocks, a->bytes, a->pause_us / 1000, a->pause_us % 1000);
+		 lk_grouped(a->blocks, blocks, sizeof(blocks)),
+		 lk_grouped(a->bytes, bytes, sizeof(bytes)), a->pause_us / 1000, a->pause_us % 1000);
 }
 
 static void write_report(const struct lk_control_request *req, struct lk_leak_report *rep,
