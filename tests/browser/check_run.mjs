@@ -3,7 +3,8 @@
 // chromium, against the JSON report of the same run: the Leaks tab opens
 // first, one row per group with its bytes, blocks and verdict; a click
 // shows the stack with its source lines; the trees' total and the flame
-// graph's root hold the bytes not freed; no timeline tab, no console
+// graph's root hold the bytes not freed; the Summary tab's cards hold the
+// JSON's classes and its table the largest groups; no timeline tab, no console
 // error, no request.
 //
 //   node check_run.mjs REPORT.html REPORT.json SHOTS_DIR
@@ -26,6 +27,18 @@ await run(async (browser) => {
   const stack = await page.textContent('#leak-table tr.stack');
   check(/chains\.c:\d+/.test(stack) && stack.includes('main'), 'a row\'s stack has source lines and main');
   await page.screenshot({ path: `${shots}/run-leaks.png`, fullPage: true });
+  await page.click('#tab-summary');
+  const cls = J.processes.reduce((a, p) => {
+    for (const [k, v] of Object.entries(p.classes)) { a[k] = a[k] || [0, 0]; a[k][0] += v.bytes; a[k][1] += v.objects; }
+    return a;
+  }, {});
+  for (const k of ['definitely-lost', 'indirectly-lost', 'possibly-lost', 'still-reachable']) {
+    const c = await page.$(`#sum-${k}`);
+    const got = c ? [+(await c.getAttribute('data-bytes')), +(await c.getAttribute('data-blocks'))] : null;
+    check(c && cls[k] && got[0] === cls[k][0] && got[1] === cls[k][1], `summary card ${k} = JSON ${JSON.stringify(cls[k])}: ${JSON.stringify(got)}`);
+  }
+  const topRows = await page.$$eval('#sum-top-leaks tbody tr', (trs) => trs.map((tr) => +tr.dataset.bytes));
+  check(JSON.stringify(topRows) === JSON.stringify(groups.slice(0, 10).map((g) => g[0])), `summary's largest sites = JSON's: ${JSON.stringify(topRows)}`);
   await page.click('#tab-trees');
   check(+(await page.getAttribute('#tree-total', 'data-value')) === total, `trees' total = ${total} bytes not freed`);
   await page.click('#tab-flame');

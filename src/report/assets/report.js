@@ -367,6 +367,7 @@
     (D.cells ? ' With a window chosen, the statistics are those of the window\'s samples.' : '') });
 
   if (D.summary) panes.unshift({ id: 'summary', title: 'Summary', help: 'The heap at a glance: its peak, what was live at the end, what the window allocated, freed and left unfreed, temporary allocations, and the sites that matter most. Drag across any chart to choose a window: this tab, the leak table, the trees and the flame graph are recomputed for it.' });
+  if (D.run && D.verdicts) panes.unshift({ id: 'summary', title: 'Summary', help: 'The end of the run at a glance: the bytes and blocks of each verdict of the scan made as the processes ended, what the suppressions took, and the largest allocation sites not freed.' });
   if (D.leaks && D.diff) panes.push({ id: 'leaks', title: 'Added', help: 'Blocks live at B and not at A, per allocation site, largest first. The flame graph and the trees also show what was removed (live at A, not at B) and what was live at each point. Click a row for its stack.' });
   else if (D.leaks && D.run) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks not freed when the process ended, grouped by allocation stack and by the verdict of the scan made as it ended: lost (definitely, indirectly, possibly), still reachable, or not freed when there was no scan; suppressed groups last. Click a row for its stack.' });
   else if (D.leaks) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks allocated in the window and not freed by its end, grouped by allocation stack, largest first, with the times of their first and last allocation: leaks that started early and kept going are the likely true ones. When the window reaches the end of the trace, the verdict of the scan made as the process ended says which are lost (definitely, indirectly, possibly) and which were still reachable, as leakscope run says it. Click a row for its stack.' });
@@ -994,6 +995,15 @@
     fp.sec.querySelector('#flame-measure').addEventListener('change', function (e) { fstate.m = +e.target.value; fstate.zoom = froot; fp.render(); });
     fp.sec.querySelector('#flame-search').addEventListener('input', function (e) { fstate.q = e.target.value.trim().toLowerCase(); fp.render(); });
     fp.sec.querySelector('#flame-icicle').addEventListener('change', function (e) { fstate.icicle = e.target.checked; fp.render(); });
+  }
+
+  /* ---- a run's page: its summary (summary.js) ---- */
+  if (D.run && D.verdicts) {
+    var rsp = pane('summary'), rshost = h('div', { id: 'summary-body' });
+    rsp.sec.appendChild(rshost);
+    rsp.render = function () {
+      rshost.innerHTML = LK.runSummary({ V: D.verdicts, leaks: D.leaks || [], fmtBytes: fmtBytes, esc: esc });
+    };
   }
 
   /* ---- native traces: summary and trees (summary.js, trees.js) ---- */

@@ -7,6 +7,11 @@
  * the HTML; ctx: {S (the data's summary), win (LK.cells' compute of the
  * window shown), flame (site -> values of the flame measures), name(site),
  * fmtBytes, fmtTime, esc}.
+ *
+ * LK.runSummary(ctx), the Summary tab of a run's page: a card per verdict
+ * of the exit scan and for the suppressed blocks, then the largest sites
+ * not freed with their verdicts; ctx: {V (the data's verdicts), leaks (its
+ * groups), fmtBytes, esc}.
  */
 var LK = window.LK || (window.LK = {});
 LK.summary = function (ctx) {
@@ -46,4 +51,30 @@ LK.summary = function (ctx) {
     top('allocs', 'Allocations in the window', wrows, 'allocs', num) +
     top('peak', 'Live at the peak', frows, 'peak', B) +
     top('temporary', 'Temporary allocations', wrows, 'temps', num) + '</div>';
+};
+
+LK.runSummary = function (ctx) {
+  'use strict';
+  var V = ctx.V, B = ctx.fmtBytes, esc = ctx.esc;
+  var TEXT = { 'definitely-lost': 'Definitely lost', 'indirectly-lost': 'Indirectly lost',
+    'possibly-lost': 'Possibly lost', 'still-reachable': 'Still reachable', 'not-freed': 'Not freed' };
+  function num(n) { return Number(n).toLocaleString('en-US'); }
+  function card(id, title, c) {
+    return '<div class="card" id="sum-' + id + '" data-bytes="' + c[0] + '" data-blocks="' + c[1] + '"><div class="ct">' +
+      esc(title) + '</div><div class="cv">' + esc(B(c[0])) + '</div><div class="cs">' + num(c[1]) +
+      (c[1] === 1 ? ' block' : ' blocks') + '</div></div>';
+  }
+  var cards = Object.keys(TEXT).filter(function (k) { return V.classes[k] && (V.classes[k][1] || k !== 'not-freed'); })
+    .map(function (k) { return card(k, TEXT[k], V.classes[k]); });
+  cards.push(card('suppressed', 'Suppressed', V.suppressed));
+  var verdict = {};
+  V.groups.forEach(function (g) { (verdict[g[0]] = verdict[g[0]] || []).push(TEXT[g[1]] ? TEXT[g[1]].toLowerCase() : g[1]); });
+  var rows = ctx.leaks.slice().sort(function (a, b) { return b.b - a.b; }).slice(0, 10).map(function (l) {
+    return '<tr data-bytes="' + l.b + '"><td class="num">' + esc(B(l.b)) + '</td><td class="num">' + num(l.n) + '</td><td>' +
+      esc((verdict[l.site] || []).join(', ')) + '</td><td>' + esc(l.label) + '</td></tr>';
+  });
+  return (V.note ? '<p class="note">' + esc(V.note) + '</p>' : '') + '<div class="cards">' + cards.join('') + '</div>' +
+    '<h3>Largest sites not freed</h3>' + (rows.length ? '<div class="tablewrap"><table class="bands" id="sum-top-leaks"><thead><tr>' +
+    '<th class="num">Bytes</th><th class="num">Blocks</th><th>Verdict</th><th>Site</th></tr></thead><tbody>' + rows.join('') +
+    '</tbody></table></div>' : '<p class="count">none</p>');
 };
