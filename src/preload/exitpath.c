@@ -73,13 +73,11 @@ static __attribute__((noinline)) void zero_below(size_t n)
 static void scrub_startup_stack(const void *stack_end)
 {
 	size_t used = (size_t)((const char *)stack_end - (const char *)__builtin_frame_address(0));
-	size_t n = STARTUP_SCRUB;
 	struct rlimit r;
-	if (getrlimit(RLIMIT_STACK, &r) == 0 && r.rlim_cur != RLIM_INFINITY) {
-		if (r.rlim_cur < used + n + STACK_MARGIN)
-			return;
-	}
-	zero_below(n);
+	if (getrlimit(RLIMIT_STACK, &r) == 0 && r.rlim_cur != RLIM_INFINITY &&
+	    r.rlim_cur < used + STARTUP_SCRUB + STACK_MARGIN)
+		return;
+	zero_below(STARTUP_SCRUB);
 }
 
 EXPORT int __libc_start_main(main_fn main, int argc, char **argv, void (*init)(void),

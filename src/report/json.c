@@ -5,24 +5,7 @@
 
 #include "analyze/timeline.h"
 #include "report/json.h"
-
-/* Length of the valid UTF-8 sequence at s, or 0. */
-static int utf8_len(const unsigned char *s)
-{
-	if (s[0] < 0x80)
-		return 1;
-	int n = (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
-	if (n == 0 || (n == 2 && s[0] < 0xc2) || (n == 4 && s[0] > 0xf4))
-		return 0;
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if (n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
-		return 0;
-	if (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
-		return 0;
-	return n;
-}
+#include "report/utf8.h"
 
 /* U+2028 or U+2029 at s: line ends to JavaScript, not to JSON. */
 static int js_line_end(const unsigned char *s)
@@ -41,7 +24,7 @@ static size_t plain_run(const unsigned char *s)
 			p++;
 			continue;
 		}
-		int n = *p >= 0x80 ? utf8_len(p) : 0;
+		int n = *p >= 0x80 ? lk_utf8_len(p) : 0;
 		if (n == 0 || js_line_end(p))
 			break;
 		p += n;
