@@ -3,6 +3,8 @@
 #
 # Sources are discovered per folder, so adding a file needs no edit here:
 #   src/preload/*.c          -> libleakscope.so (the interposer, in the target)
+#                               and libleakscope-attach.so (the same, for
+#                               `attach`: dlopen'ed, with dynamic TLS)
 #   src/{common,collector,analyze,control,eventlog,trace,record,history,report}/*.c
 #   and src/report/{leak,trace,timeline}/*.c -> libcore.a
 #   src/cli/*.c + libcore.a  -> leakscope
@@ -64,13 +66,14 @@ ASSETS      = $(wildcard src/report/assets/*)
 CORE_OBJ    = $(CORE_SRC:%.c=$(B)/obj/%.o)
 CLI_OBJ     = $(CLI_SRC:%.c=$(B)/obj/%.o)
 PRELOAD_OBJ = $(PRELOAD_SRC:%.c=$(B)/pobj/%.o)
+ATTACH_OBJ = $(PRELOAD_SRC:%.c=$(B)/aobj/%.o)
 UNITS       = $(UNIT_SRC:tests/unit/%.c=$(B)/unit/%)
 COMPLETIONS = $(B)/completion/leakscope $(B)/completion/_leakscope
 
 # make: the programs and the unit tests (unwind_test links libunwind, a
 # test dependency); make programs: what make install installs, no more.
 all: programs $(UNITS)
-programs: $(B)/leakscope $(B)/libleakscope.so $(COMPLETIONS)
+programs: $(B)/leakscope $(B)/libleakscope.so $(B)/libleakscope-attach.so $(COMPLETIONS)
 
 # Profile-guided optimisation of the command (not of the interposer): an
 # instrumented build in $(B)/pgo/ runs on inputs that are none of the
@@ -133,6 +136,14 @@ $(B)/pobj/%.o: %.c
 	@echo "  CC      $< (interposer)"
 	@$(CC) $(PRELOAD_CFLAGS) -MMD -MP -c $< -o $@
 
+# The interposer an attach loads with dlopen into a running process: the
+# static TLS left there is too small for ours (about 4 KiB), so its
+# thread-locals are reached by TLS descriptors (dynamic TLS).
+$(B)/aobj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (interposer for attach)"
+	@$(CC) $(PRELOAD_CFLAGS) -ftls-model=global-dynamic -mtls-dialect=gnu2 -MMD -MP -c $< -o $@
+
 # Report assets (HTML template, JS, CSS) become C arrays.
 $(B)/gen/assets.c: $(ASSETS) tools/embed.sh
 	@mkdir -p $(dir $@)
@@ -152,6 +163,11 @@ $(B)/leakscope: $(CLI_OBJ) $(B)/libcore.a
 $(B)/libleakscope.so: $(PRELOAD_OBJ) src/preload/exports.map
 	@echo "  LINK    $@"
 	@$(CC) -shared -o $@ $(PRELOAD_OBJ) -Wl,--version-script=src/preload/exports.map \
+		-Wl,-z,now -Wl,-z,nodelete $(PRELOAD_LIBS)
+
+$(B)/libleakscope-attach.so: $(ATTACH_OBJ) src/preload/exports.map
+	@echo "  LINK    $@"
+	@$(CC) -shared -o $@ $(ATTACH_OBJ) -Wl,--version-script=src/preload/exports.map \
 		-Wl,-z,now -Wl,-z,nodelete $(PRELOAD_LIBS)
 
 $(B)/unit/%: tests/unit/%.c $(B)/libcore.a
@@ -206,7 +222,8 @@ BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  = $(PREFIX)/share/zsh/vendor-completions
 MAN_PAGES   = $(wildcard man/*.1)
 DOCS        = README.md $(wildcard docs/*.md)
-INSTALLED   = $(BINDIR)/leakscope $(PKGLIBDIR)/libleakscope.so $(INCLUDEDIR)/leakscope.h \
+INSTALLED   = $(BINDIR)/leakscope $(PKGLIBDIR)/libleakscope.so \
+	      $(PKGLIBDIR)/libleakscope-attach.so $(INCLUDEDIR)/leakscope.h \
 	      $(MAN_PAGES:man/%=$(MAN1DIR)/%) $(BASHCOMPDIR)/leakscope $(ZSHCOMPDIR)/_leakscope \
 	      $(DOCS:%=$(DOCDIR)/%)
 
@@ -216,6 +233,7 @@ install: programs
 		$(DESTDIR)$(DOCDIR)/docs
 	install -m 755 $(B)/leakscope $(DESTDIR)$(BINDIR)/leakscope
 	install -m 644 $(B)/libleakscope.so $(DESTDIR)$(PKGLIBDIR)/libleakscope.so
+	install -m 644 $(B)/libleakscope-attach.so $(DESTDIR)$(PKGLIBDIR)/libleakscope-attach.so
 	install -m 644 include/leakscope.h $(DESTDIR)$(INCLUDEDIR)/leakscope.h
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MAN1DIR)
 	install -m 644 $(B)/completion/leakscope $(DESTDIR)$(BASHCOMPDIR)/leakscope

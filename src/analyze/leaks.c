@@ -60,7 +60,8 @@ static const char *base_name(const char *p)
 static int attach_frame(const struct lk_session *s, uint32_t stack, struct lk_leak *out)
 {
 	char module[64];
-	uint64_t size = stack && stack <= s->n_attach_sizes ? s->attach_sizes[stack - 1] : 0;
+	uint32_t k = stack - LK_ATTACH_STACK;
+	uint64_t size = k < s->n_attach_sizes ? s->attach_sizes[k] : 0;
 	snprintf(module, sizeof(module), "blocks of %" PRIu64 " bytes", size);
 	out->frames = calloc(1, sizeof(*out->frames));
 	if (!out->frames)
@@ -76,7 +77,7 @@ static int attach_frame(const struct lk_session *s, uint32_t stack, struct lk_le
 static int symbolize_stack(const struct lk_session *s, struct lk_symbolizer *sym,
 			   uint32_t stack, struct lk_leak *out, int *damaged)
 {
-	if (s->attach_sizes)
+	if (stack >= LK_ATTACH_STACK)
 		return attach_frame(s, stack, out);
 	uint64_t ips[LK_MAX_FRAMES];
 	int got = lk_session_stack(s, stack, ips);
@@ -148,19 +149,39 @@ static int push(struct lk_leak **arr, size_t *n, const struct lk_leak *l)
 #define INDIRECT_OF_SUPPRESSED LK_CLASS_COUNT
 
 struct sup_cache {
-	const char **pattern;      /* per stack id: its suppression, or NULL */
+	const char **pattern;      /* per group index: its suppression, or NULL */
 	uint8_t *known;
 };
+
+/* Stack ids as dense group indexes: the region's ids (below n_region; a
+ * larger one is taken for 0, none), then the groups of blocks from before
+ * an attach (LK_ATTACH_STACK + k). */
+struct ids {
+	uint32_t n_region, n;
+};
+
+static uint32_t group_of(const struct ids *ids, uint32_t stack)
+{
+	if (stack >= LK_ATTACH_STACK)
+		return stack - LK_ATTACH_STACK < ids->n - ids->n_region
+		       ? ids->n_region + (stack - LK_ATTACH_STACK) : 0;
+	return stack < ids->n_region ? stack : 0;
+}
+
+static uint32_t stack_of(const struct ids *ids, uint32_t group)
+{
+	return group < ids->n_region ? group : LK_ATTACH_STACK + (group - ids->n_region);
+}
 
 /* The suppression that matches stack id, or NULL (cached). */
 static const char *stack_suppression(const struct lk_session *s, struct lk_symbolizer *sym,
 				     const struct lk_suppressions *sup, struct sup_cache *sc,
-				     uint32_t id)
+				     const struct ids *ids, uint32_t id)
 {
 	if (!sc->known[id]) {
 		struct lk_leak l = {0};
 		int damaged = 0;
-		if (symbolize_stack(s, sym, id, &l, &damaged) == 0)
+		if (symbolize_stack(s, sym, stack_of(ids, id), &l, &damaged) == 0)
 			sc->pattern[id] = lk_suppressions_match(sup, l.frames, l.n_frames);
 		release_frames(&l);
 		sc->known[id] = 1;
@@ -170,8 +191,8 @@ static const char *stack_suppression(const struct lk_session *s, struct lk_symbo
 
 /* The group class of a live block: its class, or INDIRECT_OF_SUPPRESSED. */
 static int group_class(const struct lk_session *s, struct lk_symbolizer *sym,
-		       const struct lk_suppressions *sup, struct sup_cache *sc, uint32_t n_stacks,
-		       const struct lk_block *b)
+		       const struct lk_suppressions *sup, struct sup_cache *sc,
+		       const struct ids *ids, const struct lk_block *b)
 {
 	size_t slot = (size_t)(b - s->live.slots);
 	int cls = s->classes ? s->classes[slot] : LK_CLASS_NOT_FREED;
@@ -180,8 +201,8 @@ static int group_class(const struct lk_session *s, struct lk_symbolizer *sym,
 	uint32_t lead = s->leaders[slot];
 	if (lead >= s->live.cap || !s->live.slots[lead].addr)
 		return cls;
-	uint32_t id = s->live.slots[lead].stack < n_stacks ? s->live.slots[lead].stack : 0;
-	return stack_suppression(s, sym, sup, sc, id) ? INDIRECT_OF_SUPPRESSED : cls;
+	uint32_t id = group_of(ids, s->live.slots[lead].stack);
+	return stack_suppression(s, sym, sup, sc, ids, id) ? INDIRECT_OF_SUPPRESSED : cls;
 }
 
 /* What the report must say about how the blocks were classed, or NULL.
@@ -287,8 +308,9 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 
 	/* stack ids of live blocks were checked when their events were, and
 	 * are below stack_end; id 0 (none) is a group too */
-	uint32_t n_stacks = s->attach_sizes ? s->n_attach_sizes + 1
-			    : s->view.stack_end > 0 ? s->view.stack_end : 1;
+	struct ids ids = {.n_region = s->view.stack_end > 0 ? s->view.stack_end : 1};
+	ids.n = ids.n_region + s->n_attach_sizes;
+	uint32_t n_stacks = ids.n;
 	int damaged = 0;
 	out->scanned = s->classes != NULL;
 	out->scan_note = lk_leaks_scan_note(s);
@@ -308,10 +330,10 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 		return -ENOMEM;
 	}
 	lk_live_foreach(&s->live, b) {
-		uint32_t id = b->stack < n_stacks ? b->stack : 0;
+		uint32_t id = group_of(&ids, b->stack);
 		if (b->seq & LK_BLOCK_IGNORED) /* kept on purpose: never listed */
 			continue;
-		int cls = group_class(s, sym, sup, &sc, n_stacks, b);
+		int cls = group_class(s, sym, sup, &sc, &ids, b);
 		struct group *x = &g[(size_t)id * GROUP_CLASSES + (size_t)cls];
 		if (!x->objects)
 			x->first = (size_t)(b - s->live.slots);
@@ -322,7 +344,7 @@ int lk_leaks_collect(const struct lk_session *s, struct lk_symbolizer *sym,
 	for (size_t k = 0; k < (size_t)n_stacks * GROUP_CLASSES && !rc; k++) {
 		if (!g[k].objects)
 			continue;
-		uint32_t id = (uint32_t)(k / GROUP_CLASSES);
+		uint32_t id = stack_of(&ids, (uint32_t)(k / GROUP_CLASSES));
 		int via_leader = k % GROUP_CLASSES == INDIRECT_OF_SUPPRESSED;
 		struct lk_leak l = {.bytes = g[k].bytes, .objects = g[k].objects, .stack = id,
 				    .cls = via_leader ? LK_CLASS_INDIRECT : (int)(k % GROUP_CLASSES)};

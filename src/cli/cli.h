@@ -22,7 +22,7 @@
 /* Each command's description: its help, its options (options.h). */
 extern const struct lk_cli_cmd lk_cli_run, lk_cli_record, lk_cli_dump, lk_cli_eventlog,
 	lk_cli_mark, lk_cli_snapshot, lk_cli_start, lk_cli_stop, lk_cli_check, lk_cli_report,
-	lk_cli_diff;
+	lk_cli_diff, lk_cli_attach, lk_cli_detach;
 
 int cmd_run(int argc, char **argv);
 int cmd_eventlog(int argc, char **argv);
@@ -32,6 +32,8 @@ int cmd_snapshot(int argc, char **argv);
 int cmd_start(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_detach(int argc, char **argv);
+int cmd_attach(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_report(int argc, char **argv);

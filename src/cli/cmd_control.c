@@ -87,6 +87,16 @@ const struct lk_cli_cmd lk_cli_stop = {
 	.opts = no_options, .notes = TARGET_NOTES, .in_order = 1,
 };
 
+const struct lk_cli_cmd lk_cli_detach = {
+	.name = "detach", .summary = "end a 'leakscope attach': the process runs on alone",
+	.synopsis = "TARGET",
+	.about = "End the recording that 'leakscope attach' made of a running process: the\n"
+		 "process's allocator calls go back to its allocator, the trace is\n"
+		 "completed (with a scan of the process as it is now), and the process\n"
+		 "runs on. It may be attached again later.\n",
+	.opts = no_options, .notes = TARGET_NOTES, .in_order = 1,
+};
+
 const struct lk_cli_cmd lk_cli_check = {
 	.name = "check", .summary = "stop a running program, report what it lost now, resume it",
 	.synopsis = "[OPTIONS] TARGET",
@@ -211,7 +221,8 @@ static int control(const struct lk_cli_cmd *c, int argc, char **argv)
 		snprintf(req, sizeof(req), "%s", c->name);
 	char *body;
 	size_t len;
-	if (lk_control_call(t.socket, req, text || strcmp(c->name, "check") ? CALL_MS : CHECK_MS,
+	int slow = !strcmp(c->name, "check") || !strcmp(c->name, "detach");
+	if (lk_control_call(t.socket, req, text || !slow ? CALL_MS : CHECK_MS,
 			    &body, &len) != 0) {
 		lk_cli_error("%s: %s", c->name, lk_error_detail());
 		return 1;
@@ -231,3 +242,4 @@ int cmd_snapshot(int argc, char **argv) { return control(&lk_cli_snapshot, argc,
 int cmd_start(int argc, char **argv) { return control(&lk_cli_start, argc, argv); }
 int cmd_stop(int argc, char **argv) { return control(&lk_cli_stop, argc, argv); }
 int cmd_check(int argc, char **argv) { return control(&lk_cli_check, argc, argv); }
+int cmd_detach(int argc, char **argv) { return control(&lk_cli_detach, argc, argv); }

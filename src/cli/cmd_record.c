@@ -15,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "cli/launcher.h"
+#include "cli/recording.h"
 #include "analyze/suppress.h"
 #include "common/error.h"
 #include "control/check.h"
@@ -118,169 +119,24 @@ static int parse(int argc, char **argv, struct record_opts *o)
 	return (int)(p.args - argv);
 }
 
-struct recording {
-	struct lk_collector *c;
-	struct lk_exitstop *x;   /* exit stops, or NULL (--no-scan) */
-	struct lk_recorder *rec;
-	struct lk_suppressions sup;  /* the built-in list, for check */
-	pid_t root;
-	int status, done;        /* the root's wait status, once it ended */
-	int failed;              /* a process could not be recorded */
-};
-
-/* on_mark: leakscope_mark() / leakscope_snapshot() of the program, applied
- * in ring order: into its trace between the events before and after it. */
-static void program_mark(struct lk_session *s, const struct lk_mark *m, void *ctx)
-{
-	struct recording *r = ctx;
-	if (m->snapshot)
-		lk_recorder_snapshot_session(r->rec, s, m->tid, m->text);
-	else
-		lk_recorder_mark_session(r->rec, s, m->tid, m->text);
-}
-
-/* on_announce: each new process image gets its trace. */
-static void start_trace(struct lk_session *s, void *ctx)
-{
-	struct recording *r = ctx;
-	struct lk_recorder *rec = r->rec;
-	const char *cmd = s->cmdline ? s->cmdline : s->comm;
-	if (r->x)   /* it stops at its end, to be scanned */
-		lk_cli_seize(s, r->x);
-	lk_error_set(0, "%s", "");
-	int rc = lk_recorder_attach(rec, s);
-	if (rc) {
-		const char *d = lk_error_detail();
-		lk_cli_error("cannot record pid %d (%s): %s%s%s", (int)s->pid, cmd, d, *d ? ": " : "",
-			     lk_cli_errtext(rc));
-		r->failed = 1;
-		return;
-	}
-	struct lk_recorder_info in;
-	lk_recorder_info(rec, lk_recorder_count(rec) - 1, &in);
-	lk_cli_note("recording pid %d (%s) to %s", (int)s->pid, cmd, in.path);
-}
-
-/* A trace that stopped (a full disk, say) is said at once; the program
- * runs on, and the file keeps what was written before. */
-static void say_failures(struct recording *r)
-{
-	struct lk_recorder_info in;
-	while (lk_recorder_take_failure(r->rec, &in) == 0) {
-		lk_cli_error("cannot write '%s': %s; the trace of pid %d (%s) stops there",
-			     in.path, lk_cli_errtext(in.err), (int)in.pid, in.comm);
-		r->failed = 1;
-	}
-}
-
-/* on_release: a process handed over to another tracer. */
-static int release(pid_t pid, void *ctx)
-{
-	struct recording *r = ctx;
-	return r->x ? lk_cli_release(pid, r->x) : -1;
-}
-
-static void reap(struct recording *r)
-{
-	lk_cli_reap(r->c, r->x, r->root, &r->status, &r->done);
-}
-
 /* Until the program and every traced process it left behind have ended. */
-static void record(struct recording *r)
+static void record(struct lk_recording *r)
 {
 	struct lk_collector *c = r->c;
 	int more = 0;
 	while (!r->done || c->n_running > 0) {
 		lk_collector_poll(c, more ? 1 : PERIOD_MS);
-		reap(r);
+		lk_recording_reap(r);
 		more = lk_recorder_tick(r->rec, PERIOD_MS / 2 + 1);
-		say_failures(r);
+		lk_recording_say_failures(r);
 		/* a process stopped by job control is seized again as it runs */
 		if (r->x)
 			more |= lk_exitstop_unpark(r->x) > 0;
 	}
 	/* announcements and ends that raced with the last end */
 	lk_collector_poll(c, 0);
-	reap(r);
+	lk_recording_reap(r);
 	lk_collector_poll(c, 0);
-}
-
-/* ---- the control socket's requests (docs/control.md) -------------------- */
-
-static int ctl_identify(void *ctx, FILE *out)
-{
-	struct recording *r = ctx;
-	for (size_t i = 0; i < lk_recorder_count(r->rec); i++) {
-		struct lk_recorder_info in;
-		char real[PATH_MAX];
-		if (lk_recorder_info(r->rec, i, &in) != 0 || !in.running)
-			continue;
-		fprintf(out, "trace %d %s\n", (int)in.pid,
-			realpath(in.path, real) ? real : in.path);
-	}
-	for (size_t i = 0; i < r->c->n_running; i++)
-		fprintf(out, "process %d\n", (int)r->c->running[i]->pid);
-	return 0;
-}
-
-/* Events the processes published before the request go in first. */
-static void drain_all(struct recording *r)
-{
-	for (size_t i = 0; i < r->c->n_running; i++)
-		lk_session_drain(r->c->running[i], 0);
-}
-
-static int ctl_mark(void *ctx, int snapshot, const char *text)
-{
-	struct recording *r = ctx;
-	drain_all(r);
-	return snapshot ? lk_recorder_snapshot(r->rec, text) : lk_recorder_mark(r->rec, text);
-}
-
-static int ctl_window(void *ctx, int on)
-{
-	struct recording *r = ctx;
-	drain_all(r);
-	lk_recorder_set_window(r->rec, on);
-	return 0;
-}
-
-/* A wait status a check took from us. */
-static void replay_status(void *ctx, pid_t pid, int st)
-{
-	struct recording *r = ctx;
-	lk_cli_handle_status(r->c, r->x, r->root, &r->status, &r->done, pid, st);
-}
-
-static int ctl_check(void *ctx, const struct lk_control_request *req, FILE *out)
-{
-	struct recording *r = ctx;
-	struct lk_check k = {.collector = r->c, .sup = &r->sup, .replay = replay_status,
-			     .ctx = r};
-	return lk_check_run(&k, req, out);
-}
-
-static const struct lk_control_ops record_ops = {
-	.kind = "record", .identify = ctl_identify, .mark = ctl_mark, .window = ctl_window,
-	.check = ctl_check,
-};
-
-static int summary(const struct lk_recorder *rec)
-{
-	int bad = 0;
-	for (size_t i = 0; i < lk_recorder_count(rec); i++) {
-		struct lk_recorder_info in;
-		lk_recorder_info(rec, i, &in);
-		double per = in.events ? (double)in.bytes / (double)in.events : 0;
-		lk_cli_note("trace %s: pid %d (%s), %llu events in %.3f s, "
-			"%llu bytes (%.2f bytes/event)%s", in.path, (int)in.pid, in.comm,
-			(unsigned long long)in.events, in.seconds, (unsigned long long)in.bytes, per,
-			in.err ? ", stopped early" : in.running ? ", still running" : "");
-		if (in.region_note)
-			fprintf(stderr, "leakscope: trace %s: %s\n", in.path, in.region_note);
-		bad |= in.err != 0;
-	}
-	return bad;
 }
 
 static char *default_output(const char *prog, pid_t pid)
@@ -301,7 +157,7 @@ int cmd_record(int argc, char **argv)
 	struct lk_recorder *rec = NULL;
 	struct lk_control_server *server = NULL;
 	struct lk_launched run = {0};
-	struct recording r = {.c = &c};
+	struct lk_recording r = {.c = &c};
 	char *out = NULL;
 	memset(&c, 0, sizeof(c));
 	c.listen_fd = -1;
@@ -313,7 +169,7 @@ int cmd_record(int argc, char **argv)
 	 * backlog until record() serves them */
 	if (o.scan && lk_exitstop_new(&r.x, o.follow) != 0)
 		r.x = NULL;   /* no scan: the traces say why */
-	if (o.control && lk_control_server_open(&server, &record_ops, &r) != 0)
+	if (o.control && lk_control_server_open(&server, &lk_recording_ops, &r) != 0)
 		lk_cli_error("warning: no control socket (mark, start, stop, check): %s",
 			     lk_error_detail());
 	int code = lk_cli_launch(&c, prog, o.follow, o.frames, &run);
@@ -332,10 +188,10 @@ int cmd_record(int argc, char **argv)
 	}
 	r.rec = rec;
 	r.root = run.pid;
-	c.on_announce = start_trace;
-	c.on_release = release;
+	c.on_announce = lk_recording_start;
+	c.on_release = lk_recording_release;
 	c.ctx = &r;
-	c.on_mark = program_mark;
+	c.on_mark = lk_recording_mark;
 	c.mark_ctx = &r;
 	if (server) {
 		struct lk_poll_source src = {lk_control_server_fill, lk_control_server_dispatch,
@@ -351,8 +207,8 @@ int cmd_record(int argc, char **argv)
 		goto done;
 	}
 	lk_collector_close(&c);       /* closes traces still open */
-	say_failures(&r);
-	int bad = summary(rec) || r.failed;
+	lk_recording_say_failures(&r);
+	int bad = lk_recording_summary(rec) || r.failed;
 	rc = WIFEXITED(r.status) ? WEXITSTATUS(r.status) : 128 + WTERMSIG(r.status);
 	if (bad && rc == 0)
 		rc = LK_EXIT_FAILURE;

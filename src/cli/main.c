@@ -23,6 +23,7 @@ struct command {
 static const struct command commands[] = {
 	{&lk_cli_run, cmd_run, 0, LK_EXIT_FAILURE},
 	{&lk_cli_record, cmd_record, 0, LK_EXIT_FAILURE},
+	{&lk_cli_attach, cmd_attach, 0, LK_EXIT_FAILURE},
 	{&lk_cli_dump, cmd_dump, 1, 1},
 	{&lk_cli_eventlog, cmd_eventlog, 1, 1},
 	{&lk_cli_mark, cmd_mark, 0, 1},
@@ -30,6 +31,7 @@ static const struct command commands[] = {
 	{&lk_cli_start, cmd_start, 0, 1},
 	{&lk_cli_stop, cmd_stop, 0, 1},
 	{&lk_cli_check, cmd_check, 0, 1},
+	{&lk_cli_detach, cmd_detach, 0, 1},
 	{&lk_cli_report, cmd_report, 1, 1},
 	{&lk_cli_diff, cmd_diff, 1, 1},
 	{NULL, NULL, 0, 0},

@@ -52,13 +52,14 @@ static int by_hash(const void *a, const void *b)
 	return (x->hash > y->hash) - (x->hash < y->hash);
 }
 
-int lk_elf_each_symbol(Elf *e, int (*fn)(void *arg, const char *name, const GElf_Sym *sym),
-		       void *arg)
+typedef int (*symbol_fn)(void *arg, const char *name, const GElf_Sym *sym);
+
+static int each_in(Elf *e, GElf_Word type, symbol_fn fn, void *arg)
 {
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
 		GElf_Shdr sh;
 		Elf_Data *d;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize ||
 		    !(d = elf_getdata(scn, NULL)))
 			continue;
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
@@ -71,6 +72,11 @@ int lk_elf_each_symbol(Elf *e, int (*fn)(void *arg, const char *name, const GElf
 		}
 	}
 	return 0;
+}
+
+int lk_elf_each_symbol(Elf *e, symbol_fn fn, void *arg)
+{
+	return each_in(e, SHT_SYMTAB, fn, arg);
 }
 
 struct table_fill {
@@ -94,13 +100,15 @@ static int add_symbol(void *arg, const char *name, const GElf_Sym *sym)
 	return 0;
 }
 
-/* Read the .symtab of the open file into f. */
+/* Read the .symtab and .dynsym of the open file into f (a stripped
+ * library has only the latter). */
 static void read_symbols(int fd, struct symfile *f)
 {
 	struct table_fill t = {f, 0};
 	Elf *e = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
 	if (e) {
-		lk_elf_each_symbol(e, add_symbol, &t);
+		if (each_in(e, SHT_SYMTAB, add_symbol, &t) == 0)
+			each_in(e, SHT_DYNSYM, add_symbol, &t);
 		elf_end(e);
 	}
 	qsort(f->syms, f->n, sizeof(*f->syms), by_hash);

@@ -82,11 +82,9 @@ int lk_launch_resolve(const char *name, char **path)
 	return 0;
 }
 
-char *lk_launch_find_preload(void)
+/* name next to the leakscope program, or in ../lib/leakscope. */
+static char *beside_program(const char *name)
 {
-	const char *env = getenv("LEAKSCOPE_PRELOAD");
-	if (env)
-		return strdup(env);
 	char self[PATH_MAX], try[PATH_MAX + 64];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0)
@@ -94,13 +92,33 @@ char *lk_launch_find_preload(void)
 	self[n] = 0;
 	char *slash = strrchr(self, '/');
 	*slash = 0;
-	const char *cands[] = {"%s/libleakscope.so", "%s/../lib/leakscope/libleakscope.so"};
+	const char *cands[] = {"%s/%s", "%s/../lib/leakscope/%s"};
 	for (size_t i = 0; i < sizeof(cands) / sizeof(*cands); i++) {
-		snprintf(try, sizeof(try), cands[i], self);
+		snprintf(try, sizeof(try), cands[i], self, name);
 		if (access(try, R_OK) == 0)
 			return realpath(try, NULL);
 	}
 	return NULL;
+}
+
+char *lk_launch_find_preload(void)
+{
+	const char *env = getenv("LEAKSCOPE_PRELOAD");
+	if (env)
+		return strdup(env);
+	return beside_program("libleakscope.so");
+}
+
+char *lk_launch_find_attach_library(void)
+{
+	const char *env = getenv("LEAKSCOPE_PRELOAD");
+	const char *slash = env ? strrchr(env, '/') : NULL;
+	char *path = NULL;
+	if (slash && asprintf(&path, "%.*s/libleakscope-attach.so", (int)(slash - env), env) > 0 &&
+	    access(path, R_OK) == 0)
+		return path;
+	free(path);
+	return beside_program("libleakscope-attach.so");
 }
 
 void lk_launch_take_signals(struct lk_launch_signals *saved)

@@ -40,5 +40,8 @@ pid_t lk_launch_spawn(const char *path, char *const argv[], const char *preload,
 
 /* The interposer next to our own binary (or $LEAKSCOPE_PRELOAD). */
 char *lk_launch_find_preload(void);
+/* The interposer built for `attach` (libleakscope-attach.so), in the same
+ * places (beside $LEAKSCOPE_PRELOAD first). */
+char *lk_launch_find_attach_library(void);
 
 #endif

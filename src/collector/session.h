@@ -73,7 +73,8 @@ struct lk_mark {
 struct lk_session;
 typedef void (*lk_mark_fn)(struct lk_session *s, const struct lk_mark *m, void *ctx);
 
-#define LK_SESSION_MARKS_MAX 4096 /* marks a session keeps (keep_marks) */
+#define LK_SESSION_MARKS_MAX 4096
+#define LK_ATTACH_STACK 0x80000000u  /* see attach_sizes */ /* marks a session keeps (keep_marks) */
 
 struct lk_session {
 	pid_t pid, ppid;
@@ -119,9 +120,10 @@ struct lk_session {
 	uint64_t marks_dropped; /* not kept, or lost in the target (slot busy) */
 	uint64_t marks_bad;     /* events naming a text slot that was not committed */
 	uint32_t marks_lost;    /* the region's mark_dropped, as last read */
-	/* A process leakscope did not start (control/attach_check.h): its
-	 * blocks were read from glibc's heap, without stacks; a block's stack
-	 * is 1 + the index of its size in these sizes (grouped by size). */
+	/* Blocks a process had before leakscope looked (control/attach_check.h,
+	 * control/attach_heap.h) were read from glibc's heap, without stacks;
+	 * such a block's stack is LK_ATTACH_STACK + the index of its size in
+	 * these sizes (grouped by size). */
 	const uint64_t *attach_sizes;
 	uint32_t n_attach_sizes;
 	const struct lk_session_sink *sink; /* NULL: nobody listens */

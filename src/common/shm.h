@@ -56,7 +56,7 @@
 #include <stdint.h>
 
 #define LK_SHM_MAGIC 0x31306d68736b6c00ULL /* "\0lkshm01" */
-#define LK_SHM_VERSION 3
+#define LK_SHM_VERSION 4
 
 #define LK_RING_SLOTS (1u << 18)       /* 8 MiB of events */
 #define LK_STACK_BUCKETS (1u << 20)    /* hash buckets, power of two */
@@ -153,7 +153,24 @@ struct lk_shm_header {
 	 * handlers, destructors), not roots. 0: not yet. */
 	_Atomic uint64_t exit_sp;
 	_Atomic uint32_t exit_tid;
+	/* An attached process (LK_SHM_ATTACHED): where the interposer keeps
+	 * the GOT entries it rewrote (attach_n_patches struct lk_got_patch at
+	 * attach_patches) and its state word (an int, LK_OFF = 3 stops it):
+	 * a detach, every thread stopped, writes the entries back and the
+	 * state off from outside. Addresses in the process. */
+	_Atomic uint64_t attach_patches;
+	_Atomic uint32_t attach_n_patches;
+	_Atomic uint64_t attach_state;
 };
+
+/* One GOT entry an attach rewrote. */
+struct lk_got_patch {
+	uint64_t slot;          /* its address */
+	uint64_t old;           /* what the dynamic linker had put there */
+	uint64_t now;           /* the interposer's function */
+};
+
+#define LK_STATE_OFF 3      /* the interposer's enum lk_state, LK_OFF */
 
 _Static_assert(sizeof(struct lk_shm_header) <= 4096, "the header fits its page");
 
@@ -161,6 +178,8 @@ enum {
 	LK_SHM_FORKED = 1,     /* created in the child of a fork() */
 	LK_SHM_OWN_MALLOC = 2, /* the program's malloc is not ours: its executable
 				* defines one, which comes first */
+	LK_SHM_ATTACHED = 4,   /* loaded into a running process by an attach:
+				* its blocks from before are not in the ring */
 };
 
 /* First message on the control socket; carries the memfd (SCM_RIGHTS). */

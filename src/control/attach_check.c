@@ -16,6 +16,7 @@
 #include "collector/stopall.h"
 #include "common/error.h"
 #include "control/attach_check.h"
+#include "control/attach_heap.h"
 #include "control/check.h"
 #include "report/leak/leak_report.h"
 #include "report/text_frames.h"
@@ -46,48 +47,6 @@ static void proc_text(pid_t pid, const char *name, char *buf, size_t size)
 		buf[i] = buf[i] ? buf[i] : ' ';
 }
 
-static int by_size(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* The distinct sizes of the blocks, ascending, in *sizes. */
-static int distinct_sizes(const struct lk_glibc_heap *h, uint64_t **sizes, uint32_t *n)
-{
-	uint64_t *a = malloc((h->n + 1) * sizeof(*a));
-	if (!a)
-		return -ENOMEM;
-	for (size_t i = 0; i < h->n; i++)
-		a[i] = h->blocks[i].size;
-	qsort(a, h->n, sizeof(*a), by_size);
-	size_t k = 0;
-	for (size_t i = 0; i < h->n; i++)
-		if (!k || a[i] != a[k - 1])
-			a[k++] = a[i];
-	*sizes = a;
-	*n = (uint32_t)k;
-	return 0;
-}
-
-/* The blocks into s's live table, each with its size's group as stack. */
-static int fill_session(struct lk_session *s, const struct lk_glibc_heap *h, uint64_t **sizes)
-{
-	int rc = distinct_sizes(h, sizes, &s->n_attach_sizes);
-	if (rc || (rc = lk_live_init(&s->live)) != 0)
-		return rc;
-	s->attach_sizes = *sizes;
-	for (size_t i = 0; i < h->n; i++) {
-		const uint64_t *at = bsearch(&h->blocks[i].size, *sizes, s->n_attach_sizes,
-					     sizeof(**sizes), by_size);
-		struct lk_block b = {.addr = h->blocks[i].addr, .size = h->blocks[i].size,
-				     .stack = (uint32_t)(at - *sizes) + 1};
-		if (lk_live_put(&s->live, &b) < 0)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
 /* While st holds the process: read its heap and scan it. */
 static int read_and_scan(struct lk_session *s, struct lk_stopall *st, struct lk_glibc_heap *h,
 			 uint64_t **sizes)
@@ -108,7 +67,9 @@ static int read_and_scan(struct lk_session *s, struct lk_stopall *st, struct lk_
 	if (fd >= 0)
 		close(fd);
 	free(fs);
-	if (!rc && (rc = fill_session(s, h, sizes)) == 0)
+	uint64_t bytes = 0;
+	long put = rc ? 0 : (lk_live_init(&s->live) ? -ENOMEM : lk_attach_heap_put(s, h, sizes, &bytes));
+	if (!rc && (rc = put < 0 ? (int)put : 0) == 0)
 		rc = lk_check_scan_stopped(s, st);
 	return rc;
 }

@@ -84,6 +84,7 @@ int lk_control_parse(char *line, struct lk_control_request *req)
 	}
 	static const struct { const char *name; enum lk_control_cmd cmd; } plain[] = {
 		{"identify", LK_CTL_IDENTIFY}, {"start", LK_CTL_START}, {"stop", LK_CTL_STOP},
+		{"detach", LK_CTL_DETACH},
 	};
 	for (size_t i = 0; i < sizeof(plain) / sizeof(*plain); i++)
 		if (!strcmp(cmd, plain[i].name)) {

@@ -2,7 +2,7 @@
  * protocol.h - the control protocol of a running recording (docs/control.md):
  * one request line per connection, one answer.
  *
- *   request:  identify | mark TEXT | snapshot NAME | start | stop
+ *   request:  identify | mark TEXT | snapshot NAME | start | stop | detach
  *             | check [text|json] [why] [full] [color] [top=N] [PID]
  *                                                (then "\n")
  *   answer:   "ok LEN\n" and LEN bytes of body, or "error MESSAGE\n"
@@ -29,6 +29,7 @@ enum lk_control_cmd {
 	LK_CTL_START,
 	LK_CTL_STOP,
 	LK_CTL_CHECK,
+	LK_CTL_DETACH,
 };
 
 struct lk_control_request {

@@ -156,6 +156,10 @@ static int perform(struct lk_control_server *s, char *line, FILE *f)
 		if (o->check)
 			return o->check(s->ctx, &req, f);
 		break;
+	case LK_CTL_DETACH:
+		if (o->detach)
+			return o->detach(s->ctx);
+		break;
 	}
 	return lk_error_set(LK_EUSAGE, "'%s' is not supported by this recording (leakscope %s)",
 			    line, o->kind);
@@ -245,6 +249,14 @@ static void writable(struct client *c)
 	c->out_off += (size_t)n;
 	if (c->out_off == c->out_len)
 		drop(c);
+}
+
+int lk_control_server_answering(const struct lk_control_server *s)
+{
+	for (size_t i = 0; s && i < LK_CONTROL_CLIENTS; i++)
+		if (s->c[i].fd >= 0 && s->c[i].out)
+			return 1;
+	return 0;
 }
 
 /* Only our own user: the directory already keeps others out, this makes

@@ -34,6 +34,8 @@ struct lk_control_ops {
 	int (*window)(void *ctx, int on);     /* start (1) / stop (0) recording */
 	/* check: req->pid 0 = every traced process; write the report to out */
 	int (*check)(void *ctx, const struct lk_control_request *req, FILE *out);
+	/* detach: an attach lets the process go (answered once it is done) */
+	int (*detach)(void *ctx);
 };
 
 struct lk_control_server;
@@ -45,6 +47,9 @@ int lk_control_server_open(struct lk_control_server **out, const struct lk_contr
 /* Close every connection, remove the socket. */
 void lk_control_server_close(struct lk_control_server *s);
 const char *lk_control_server_path(const struct lk_control_server *s);
+
+/* 1 while an answer is still being sent (poll again before closing). */
+int lk_control_server_answering(const struct lk_control_server *s);
 
 /* The two halves of an lk_poll_source (collector.h); ctx is the server. */
 size_t lk_control_server_fill(void *server, struct pollfd *fds, size_t max);

@@ -43,39 +43,34 @@ LK_HIDDEN size_t lk_bootstrap_size(const void *p)
 	return *(const size_t *)((const char *)p - 16);
 }
 
-static void *next(const char *name)
-{
-	return dlsym(RTLD_NEXT, name);
-}
-
 /* glibc's own entry points, for allocators that lack one of them. */
 extern void *__libc_memalign(size_t, size_t);
 extern void *__libc_valloc(size_t);
 extern void *__libc_pvalloc(size_t);
 
-LK_HIDDEN void lk_real_resolve(void)
+static void resolve_from(void *handle)
 {
-	static _Atomic int resolving;
-	if (atomic_exchange(&resolving, 1))
-		return; /* a nested call from dlsym: the pool answers it */
 	struct lk_real r;
-	r.malloc = next("malloc");
-	r.free = next("free");
-	r.calloc = next("calloc");
-	r.realloc = next("realloc");
-	r.reallocarray = next("reallocarray");
-	r.posix_memalign = next("posix_memalign");
-	r.aligned_alloc = next("aligned_alloc");
-	r.memalign = next("memalign");
-	r.valloc = next("valloc");
-	r.pvalloc = next("pvalloc");
-	r.usable_size = next("malloc_usable_size");
-	r.dlclose = next("dlclose");
-	r.execve = next("execve");
-	r.execvpe = next("execvpe");
-	r.ptrace = next("ptrace");
-	r.exit = next("exit");
-	r.libc_start_main = next("__libc_start_main");
+#define NEXT(name) dlsym(handle, #name)
+	r.malloc = NEXT(malloc);
+	r.free = NEXT(free);
+	r.calloc = NEXT(calloc);
+	r.realloc = NEXT(realloc);
+	r.reallocarray = NEXT(reallocarray);
+	r.posix_memalign = NEXT(posix_memalign);
+	r.aligned_alloc = NEXT(aligned_alloc);
+	r.memalign = NEXT(memalign);
+	r.valloc = NEXT(valloc);
+	r.pvalloc = NEXT(pvalloc);
+	r.usable_size = NEXT(malloc_usable_size);
+	r.dlopen = NEXT(dlopen);
+	r.dlclose = NEXT(dlclose);
+	r.execve = NEXT(execve);
+	r.execvpe = NEXT(execvpe);
+	r.ptrace = NEXT(ptrace);
+	r.exit = NEXT(exit);
+	r.libc_start_main = NEXT(__libc_start_main);
+#undef NEXT
 	if (!r.memalign)
 		r.memalign = __libc_memalign;
 	if (!r.valloc)
@@ -89,6 +84,19 @@ LK_HIDDEN void lk_real_resolve(void)
 	__atomic_store_n(&lk_real.malloc, m, __ATOMIC_RELEASE);
 }
 
+LK_HIDDEN void lk_real_resolve(void)
+{
+	static _Atomic int resolving;
+	if (atomic_exchange(&resolving, 1))
+		return; /* a nested call from dlsym: the pool answers it */
+	resolve_from(RTLD_NEXT);
+}
+
+LK_HIDDEN void lk_real_resolve_in(void *handle)
+{
+	resolve_from(handle);
+}
+
 static void atfork_child(void)
 {
 	lk_ring_forget_thread();
@@ -96,8 +104,34 @@ static void atfork_child(void)
 	if (atomic_load(&lk_state) != LK_READY)
 		return;
 	struct lk_region parent = lk_region;
-	if (lk_region_attach(&parent) != 0)
+	if (lk_region_attach(&parent, 0) != 0)
 		atomic_store(&lk_state, LK_OFF);
+}
+
+static char socket_path[108]; /* sizeof(sun_path) */
+
+LK_HIDDEN const char *lk_collector_socket(void)
+{
+	return socket_path[0] ? socket_path : NULL;
+}
+
+LK_HIDDEN int lk_begin(const char *socket, unsigned flags)
+{
+	static _Atomic int atfork_set;
+	size_t n = strlen(socket);
+	if (n >= sizeof(socket_path) || !lk_real.malloc)
+		goto off;
+	memcpy(socket_path, socket, n + 1);
+	lk_stack_init();
+	if (lk_region_attach(NULL, flags) != 0)
+		goto off;
+	if (!atomic_exchange(&atfork_set, 1))
+		pthread_atfork(NULL, NULL, atfork_child);
+	atomic_store(&lk_state, LK_READY);
+	return 0;
+off:
+	atomic_store(&lk_state, LK_OFF);
+	return -1;
 }
 
 /* Runs as a constructor, or earlier from the first allocation: libraries
@@ -115,15 +149,9 @@ __attribute__((constructor(101))) LK_HIDDEN void lk_start(void)
 		int n = atoi(frames);
 		lk_max_frames = n < 1 ? 1 : n > LK_MAX_FRAMES ? LK_MAX_FRAMES : n;
 	}
-	if (!getenv(LK_ENV_SOCKET) || !lk_real.malloc) {
+	const char *socket = getenv(LK_ENV_SOCKET);
+	if (socket)
+		lk_begin(socket, 0);
+	else
 		atomic_store(&lk_state, LK_OFF);
-		return;
-	}
-	lk_stack_init();
-	if (lk_region_attach(NULL) != 0) {
-		atomic_store(&lk_state, LK_OFF);
-		return;
-	}
-	pthread_atfork(NULL, NULL, atfork_child);
-	atomic_store(&lk_state, LK_READY);
 }

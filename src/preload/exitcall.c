@@ -95,3 +95,5 @@ EXPORT void _Exit(int status)
 {
 	_exit(status);
 }
+
+LK_HIDDEN extern __typeof(_exit) lk_exit_now_here __attribute__((alias("_exit"), noreturn, nothrow, leaf));

@@ -51,6 +51,8 @@ EXPORT __attribute__((noreturn, noinline)) void exit(int status)
 	__builtin_unreachable();
 }
 
+LK_HIDDEN extern __typeof(exit) lk_exit_here __attribute__((alias("exit"), noreturn, nothrow));
+
 typedef int (*main_fn)(int, char **, char **);
 static main_fn real_main;
 

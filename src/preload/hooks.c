@@ -198,3 +198,17 @@ EXPORT void *pvalloc(size_t n)
 		lk_real_resolve();
 	TRACKED(lk_real.pvalloc(n), n);
 }
+
+/* The entry points above by addresses of our own, for the GOT entries an
+ * attach rewrites (gotpatch.c): "free" in this library binds to whoever
+ * defines it first in the process, which is not us after a dlopen. */
+#define HERE(name) LK_HIDDEN extern __typeof(name) lk_##name##_here __attribute__((alias(#name), copy(name)))
+HERE(free);
+HERE(calloc);
+HERE(realloc);
+HERE(reallocarray);
+HERE(posix_memalign);
+HERE(aligned_alloc);
+HERE(memalign);
+HERE(valloc);
+HERE(pvalloc);

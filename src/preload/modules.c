@@ -106,3 +106,5 @@ __attribute__((visibility("default"))) int dlclose(void *handle)
 	lk_unwind_forget();
 	return rc;
 }
+
+LK_HIDDEN extern __typeof(dlclose) lk_dlclose_here __attribute__((alias("dlclose"), copy(dlclose)));

@@ -15,6 +15,7 @@
 #define LK_HIDDEN __attribute__((visibility("hidden")))
 
 enum lk_state { LK_UNINIT, LK_STARTING, LK_READY, LK_OFF };
+_Static_assert(LK_OFF == LK_STATE_OFF, "a detach writes LK_STATE_OFF (common/shm.h)");
 
 /* The allocator we forward to (the next definition after ours). */
 struct lk_real {
@@ -29,6 +30,7 @@ struct lk_real {
 	void *(*valloc)(size_t);
 	void *(*pvalloc)(size_t);
 	size_t (*usable_size)(void *);
+	void *dlopen;   /* called through dlopen_hook.c's trampoline */
 	int (*dlclose)(void *);
 	int (*execve)(const char *, char *const[], char *const[]);
 	int (*execvpe)(const char *, char *const[], char *const[]);
@@ -51,6 +53,9 @@ struct lk_region {
 
 extern LK_HIDDEN struct lk_real lk_real;
 extern LK_HIDDEN struct lk_region lk_region;
+/* Changes with each region made (stacks.c: a thread's cached stack ids
+ * are of one region). */
+extern LK_HIDDEN _Atomic uint64_t lk_region_gen;
 extern LK_HIDDEN _Atomic int lk_state;
 extern LK_HIDDEN int lk_max_frames;
 extern LK_HIDDEN __thread int lk_busy;
@@ -59,15 +64,48 @@ extern LK_HIDDEN __thread int lk_disabled; /* leakscope_disable() depth */
 /* bootstrap.c */
 LK_HIDDEN void lk_start(void);
 LK_HIDDEN void lk_real_resolve(void);
+/* The same from handle (RTLD_DEFAULT: an attach loaded us last). */
+LK_HIDDEN void lk_real_resolve_in(void *handle);
+/* Start recording to the collector at socket: 0, or -1 (state LK_OFF). */
+LK_HIDDEN int lk_begin(const char *socket, unsigned flags);
 LK_HIDDEN int lk_bootstrap_owns(const void *p);
 LK_HIDDEN void *lk_bootstrap_alloc(size_t n);
 LK_HIDDEN size_t lk_bootstrap_size(const void *p);
 
-/* hooks.c: our malloc, by an address no executable's malloc replaces. */
+/* Our entry points, by addresses no earlier definition replaces (hooks.c,
+ * modules.c, exitpath.c, exitcall.c): what gotpatch.c writes. */
 LK_HIDDEN void *lk_malloc_here(size_t n);
+LK_HIDDEN void lk_free_here(void *p);
+LK_HIDDEN void *lk_calloc_here(size_t n, size_t m);
+LK_HIDDEN void *lk_realloc_here(void *p, size_t n);
+LK_HIDDEN void *lk_reallocarray_here(void *p, size_t n, size_t m);
+LK_HIDDEN int lk_posix_memalign_here(void **out, size_t align, size_t n);
+LK_HIDDEN void *lk_aligned_alloc_here(size_t align, size_t n);
+LK_HIDDEN void *lk_memalign_here(size_t align, size_t n);
+LK_HIDDEN void *lk_valloc_here(size_t n);
+LK_HIDDEN void *lk_pvalloc_here(size_t n);
+LK_HIDDEN int lk_dlclose_here(void *handle);
+LK_HIDDEN __attribute__((noreturn)) void lk_exit_here(int status);
+LK_HIDDEN __attribute__((noreturn)) void lk_exit_now_here(int status);
 
-/* region.c: create, map and announce this process's region. */
-LK_HIDDEN int lk_region_attach(const struct lk_region *parent);
+/* gotpatch.c: after an attach, rewrite every loaded module's GOT entries
+ * for the functions above (and dlopen) to ours, and say where they are in
+ * the region's header; how many were rewritten. A detach puts them back
+ * from outside; forget them then. */
+LK_HIDDEN size_t lk_gotpatch_apply(void);
+LK_HIDDEN void lk_gotpatch_forget(void);
+
+/* dlopen_hook.c: the dlopen of an attached process; modules it loads are
+ * rewritten too. */
+LK_HIDDEN void *lk_dlopen_hook(const char *file, int mode);
+
+/* attach.c: the socket of the collector we report to (from the
+ * environment, or given by an attach); NULL before start. */
+LK_HIDDEN const char *lk_collector_socket(void);
+
+/* region.c: create, map and announce this process's region; flags:
+ * LK_SHM_* for its header. */
+LK_HIDDEN int lk_region_attach(const struct lk_region *parent, unsigned flags);
 
 /* socket.c: connect to the collector's socket at path, send len bytes of
  * msg with n_fds (up to 2) descriptors, return its one-byte answer, or -1;

@@ -21,6 +21,7 @@
 #include "preload/preload.h"
 
 LK_HIDDEN struct lk_region lk_region;
+LK_HIDDEN _Atomic uint64_t lk_region_gen;
 
 static void region_layout(struct lk_region *r, struct lk_shm_header *h)
 {
@@ -65,7 +66,7 @@ static int fd_high(int fd)
 
 static int announce(int memfd, const struct lk_shm_header *h)
 {
-	const char *path = getenv(LK_ENV_SOCKET);
+	const char *path = lk_collector_socket();
 	struct lk_hello hello = {
 		.magic = LK_SHM_MAGIC, .pid = h->pid, .ppid = h->ppid,
 		.flags = h->flags, .fork_seq = h->fork_seq,
@@ -81,7 +82,7 @@ static int announce(int memfd, const struct lk_shm_header *h)
 	return 0;
 }
 
-LK_HIDDEN int lk_region_attach(const struct lk_region *parent)
+LK_HIDDEN int lk_region_attach(const struct lk_region *parent, unsigned flags)
 {
 	uint64_t size = lk_shm_total_size();
 	int fd = memfd_create("leakscope", MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -101,13 +102,16 @@ LK_HIDDEN int lk_region_attach(const struct lk_region *parent)
 	struct lk_region r;
 	header_init(m);
 	region_layout(&r, m);
-	if (dlsym(RTLD_DEFAULT, "malloc") != (void *)lk_malloc_here)
+	r.hdr->flags = flags;
+	/* (an attach loaded us last: the GOT entries lead to us, not the name) */
+	if (!(flags & LK_SHM_ATTACHED) && dlsym(RTLD_DEFAULT, "malloc") != (void *)lk_malloc_here)
 		r.hdr->flags |= LK_SHM_OWN_MALLOC;
 	if (parent) {
 		r.hdr->flags |= LK_SHM_FORKED;
 		r.hdr->fork_seq = atomic_load(&parent->hdr->ring_head);
 	}
 	lk_region = r;
+	atomic_fetch_add(&lk_region_gen, 0x9e3779b97f4a7c15ull);
 	lk_modules_snapshot();
 	int rc = announce(fd, r.hdr);
 	close(fd);

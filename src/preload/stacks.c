@@ -104,15 +104,18 @@ static uint32_t new_entry(uint64_t h, void *const *ips, int n)
 
 static uint32_t intern_shared(void *const *ips, int n, uint64_t h);
 
+/* A thread's recent ids are of the region they were made in: the key
+ * mixes in the region's generation (a new attach makes a new region). */
 static uint32_t intern(void *const *ips, int n)
 {
 	uint64_t h = hash_frames(ips, n);
-	struct recent *r = &recent[h % RECENT];
-	if (r->hash == h && r->depth == (uint32_t)n)
+	uint64_t key = h ^ atomic_load_explicit(&lk_region_gen, memory_order_relaxed);
+	struct recent *r = &recent[key % RECENT];
+	if (r->hash == key && r->depth == (uint32_t)n)
 		return r->id;
 	uint32_t id = intern_shared(ips, n, h);
 	if (id)
-		*r = (struct recent){.hash = h, .depth = (uint32_t)n, .id = id};
+		*r = (struct recent){.hash = key, .depth = (uint32_t)n, .id = id};
 	return id;
 }
 

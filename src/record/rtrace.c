@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,33 +185,59 @@ static int queue_frame(struct lk_rtrace *t, uint64_t ip)
 
 /* ---- stacks ------------------------------------------------------------ */
 
+/* Where the trace id of session stack sid is kept (grown to hold it), or
+ * NULL without memory. */
+static uint32_t *map_slot(struct lk_rtrace *t, uint32_t sid)
+{
+	int attach = sid >= LK_ATTACH_STACK;
+	uint32_t **map = attach ? &t->attach_map : &t->stack_map;
+	size_t *cap = attach ? &t->attach_cap : &t->stack_cap;
+	uint32_t i = attach ? sid - LK_ATTACH_STACK : sid;
+	if (i >= *cap) {
+		size_t nc = *cap ? *cap : 1024;
+		while (nc <= i)
+			nc *= 2;
+		uint32_t *n = realloc(*map, nc * sizeof(*n));
+		if (!n)
+			return NULL;
+		memset(n + *cap, 0, (nc - *cap) * sizeof(*n));
+		*map = n;
+		*cap = nc;
+	}
+	return &(*map)[i];
+}
+
+/* The frames of session stack sid: a group of blocks from before an
+ * attach has one, a pseudo address (LK_TRACE_ATTACH_IP) its symbol names. */
+static int stack_frames(struct lk_rtrace *t, uint32_t sid, uint64_t ips[LK_MAX_FRAMES])
+{
+	if (sid >= LK_ATTACH_STACK) {
+		ips[0] = LK_TRACE_ATTACH_IP + (sid - LK_ATTACH_STACK);
+		return 1;
+	}
+	int got = t->s ? lk_session_stack(t->s, sid, ips) : 0;
+	if (got < 0)
+		lk_session_corrupt(t->s, "a stack entry");
+	return got;
+}
+
 /* The trace id of session stack sid, defining it first; 0 for none. */
 static uint32_t map_stack(struct lk_rtrace *t, uint32_t sid)
 {
 	if (sid == 0)
 		return 0;
-	if (sid < t->stack_cap && t->stack_map[sid])
-		return t->stack_map[sid];
+	uint32_t *slot = map_slot(t, sid);
+	if (!slot) {
+		fail(t, -ENOMEM);
+		return 0;
+	}
+	if (*slot)
+		return *slot;
 	uint64_t ips[LK_MAX_FRAMES];
-	int got = t->s ? lk_session_stack(t->s, sid, ips) : 0;
-	if (got < 0)
-		lk_session_corrupt(t->s, "a stack entry");
+	int got = stack_frames(t, sid, ips);
 	if (got <= 0)
 		return 0;
 	uint32_t depth = (uint32_t)got;
-	if (sid >= t->stack_cap) {
-		size_t cap = t->stack_cap ? t->stack_cap : 1024;
-		while (cap <= sid)
-			cap *= 2;
-		uint32_t *n = realloc(t->stack_map, cap * sizeof(*n));
-		if (!n) {
-			fail(t, -ENOMEM);
-			return 0;
-		}
-		memset(n + t->stack_cap, 0, (cap - t->stack_cap) * sizeof(*n));
-		t->stack_map = n;
-		t->stack_cap = cap;
-	}
 	int rc = lk_trace_write_stack(t->w, t->n_stacks + 1, ips, depth);
 	for (uint32_t i = 0; !rc && i < depth; i++)
 		rc = queue_frame(t, ips[i]);
@@ -218,7 +245,7 @@ static uint32_t map_stack(struct lk_rtrace *t, uint32_t sid)
 		fail(t, rc);
 		return 0;
 	}
-	t->stack_map[sid] = ++t->n_stacks;
+	*slot = ++t->n_stacks;
 	return t->n_stacks;
 }
 
@@ -341,6 +368,24 @@ static uint32_t module_id(struct lk_rtrace *t, const struct lk_session_module_in
 	return m.id;
 }
 
+/* The pseudo frame of a group of blocks from before an attach, as the
+ * leak report names it (analyze/leaks.c): "allocated before attach" in a
+ * module "blocks of N bytes". */
+static int attach_symbol(struct lk_rtrace *t, uint64_t ip, struct lk_frame_text *fr,
+			 uint32_t *mod)
+{
+	uint64_t k = ip - LK_TRACE_ATTACH_IP;
+	char name[64];
+	if (!t->s || k >= t->s->n_attach_sizes)
+		return -1;
+	snprintf(name, sizeof(name), "blocks of %" PRIu64 " bytes", t->s->attach_sizes[k]);
+	struct lk_session_module_info mi = {.path = name, .lo = ip, .hi = ip + 1};
+	*mod = module_id(t, &mi);
+	fr->function = strdup(LK_ATTACH_FRAME);
+	fr->module = strdup(name);
+	return 1;
+}
+
 /* Write the SYMBOL record of frame address ip. */
 static void symbolize_one(struct lk_rtrace *t, struct lk_symbolizer *sym, uint64_t ip)
 {
@@ -349,7 +394,9 @@ static void symbolize_one(struct lk_rtrace *t, struct lk_symbolizer *sym, uint64
 	struct lk_session_module_info mi;
 	uint32_t mod = 0;
 	int n = -1;
-	if (t->s && lk_session_module_info(t->s, ip, &mi) == 0) {
+	if (ip >= LK_TRACE_ATTACH_IP && (n = attach_symbol(t, ip, fr, &mod)) > 0) {
+		/* named */
+	} else if (t->s && lk_session_module_info(t->s, ip, &mi) == 0) {
 		mod = module_id(t, &mi);
 		if (!t->w)
 			return;
@@ -571,6 +618,7 @@ void lk_rtrace_free(struct lk_rtrace *t)
 		free(t->mods[i].path);
 	free(t->mods);
 	free(t->stack_map);
+	free(t->attach_map);
 	free(t->seen);
 	free(t->todo);
 	free(t->path);

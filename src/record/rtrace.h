@@ -44,6 +44,8 @@ struct lk_rtrace {
 
 	uint32_t *stack_map;          /* session stack id -> trace id, 0: none yet */
 	size_t stack_cap;
+	uint32_t *attach_map;         /* the same for LK_ATTACH_STACK + index */
+	size_t attach_cap;
 	uint32_t n_stacks;
 
 	uint64_t *seen;               /* frame addresses queued (open addressing, 0 empty) */

@@ -195,6 +195,10 @@ enum lk_trace_event_kind {
 #define LK_TRACE_STRING_MAX 4096u
 #define LK_TRACE_RANGES_MAX 64u
 #define LK_TRACE_INLINE_MAX 16u
+/* Frame addresses from here (never a program's) stand for the groups of
+ * blocks a process had before an attach: one frame, its SYMBOL record
+ * names the group (docs/trace-format.md). */
+#define LK_TRACE_ATTACH_IP 0xffffff0000000000ull
 #define LK_TRACE_BUILD_ID_MAX 64u
 
 /* ---- CLASSES payload (2.1): the verdicts of the scan made as the process
