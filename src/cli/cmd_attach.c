@@ -24,6 +24,7 @@
 #include "collector/inject.h"
 #include "collector/launch.h"
 #include "common/error.h"
+#include "common/fault.h"
 #include "control/attach_heap.h"
 #include "control/detach.h"
 
@@ -136,6 +137,7 @@ static void announced(struct lk_session *s, void *ctx)
 	if (s->pid == a->r.root && !a->s)
 		a->s = s;
 	lk_recording_start(s, &a->r);
+	lk_fault_point("announced");
 }
 
 static void serve(void *ctx)
@@ -202,7 +204,9 @@ static const char *start_failure(int value)
 static int attach_to(struct attach *a, const struct attach_opts *o)
 {
 	struct lk_inject_result res;
-	int rc = lk_allocator_check(o->pid);
+	int rc = lk_inject_possible(o->pid);
+	if (rc == 0)
+		rc = lk_allocator_check(o->pid);
 	if (rc < 0) {
 		lk_cli_error("cannot attach to pid %d: %s", (int)o->pid, lk_error_detail());
 		return rc;
@@ -228,6 +232,7 @@ static int attach_to(struct attach *a, const struct attach_opts *o)
 		    "%zu blocks, %llu bytes from before, threads stopped %.1f ms)",
 		    (int)o->pid, (double)res.total_us / 1000, (int)res.tid, res.value, h.blocks,
 		    (unsigned long long)h.bytes, (double)h.pause_us / 1000);
+	lk_fault_point("attached");
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "collector/inject.h"
 #include "collector/procmods.h"
 #include "common/error.h"
+#include "common/fault.h"
 
 extern const unsigned char lk_stub_code[], lk_stub_marker[], lk_stub_params[];
 extern const uint64_t lk_stub_size;
@@ -367,8 +368,11 @@ static int run_stub(pid_t tid, uint64_t stub, size_t size, const struct lk_injec
 {
 	uint64_t deadline = now_us() + (uint64_t)in->timeout_ms * 1000;
 	int sig = 0, st;
-	for (;;) {
+	for (int n = 1;; n++) {
 		struct user_regs_struct r;
+		char point[32];
+		snprintf(point, sizeof(point), "inject-syscall-%d", n);
+		lk_fault_point(point);
 		if (ptrace(PTRACE_SYSCALL, tid, 0, sig) != 0)
 			return -ESRCH;
 		sig = 0;
@@ -402,9 +406,12 @@ static int call_in(struct target *t, const struct lk_inject *in, pid_t tid,
 		rc = lk_error_set(-errno, "cannot write the memory of pid %d: %s", (int)t->pid,
 				  strerror(errno));
 	if (!rc && mem_write(mem, t->slack, stub, size) != 0)
-		rc = lk_error_set(-EIO, "cannot write leakscope's loader into pid %d", (int)t->pid);
+		rc = lk_error_set(-EIO, "cannot write leakscope's loader into pid %d at 0x%llx: %s",
+				  (int)t->pid, (unsigned long long)t->slack, strerror(errno));
+	lk_fault_point("inject-stub-written");
 	if (!rc && enter_stub(mem, tid, r0, t->slack) != 0)
 		rc = lk_error_set(-EIO, "cannot set the registers of thread %d", (int)tid);
+	lk_fault_point("inject-entered");
 	if (!rc && (rc = run_stub(tid, t->slack, size, in, o)) != 0)
 		rc = lk_error_set(rc, "thread %d of pid %d did not finish loading leakscope "
 				  "(%s)", (int)tid, (int)t->pid,
@@ -425,6 +432,20 @@ static const char *stub_failure(int status)
 	return "unknown outcome";
 }
 
+int lk_inject_possible(pid_t pid)
+{
+	struct target t = {.pid = pid};
+	if (kill(pid, 0) != 0 && errno == ESRCH)
+		return lk_error_set(-ESRCH, "no process %d", (int)pid);
+	int rc = lk_procmods_read(pid, &t.mods, &t.n_mods);
+	if (rc == -EACCES || rc == -EPERM)   /* its maps are closed to us as ptrace is */
+		rc = seize_refused(pid, EPERM);
+	if (rc == 0)
+		rc = find_libc(&t);
+	lk_procmods_free(t.mods, t.n_mods);
+	return rc;
+}
+
 int lk_inject_call(pid_t pid, const struct lk_inject *in, struct lk_inject_result *out)
 {
 	struct target t = {.pid = pid};
@@ -440,7 +461,9 @@ int lk_inject_call(pid_t pid, const struct lk_inject *in, struct lk_inject_resul
 	if (rc == 0)
 		rc = choose(&t, in, &r, &out->tid, &out->threads_looked);
 	if (rc == 0) {
+		lk_fault_point("inject-chosen");
 		rc = call_in(&t, in, out->tid, &r, &o);
+		lk_fault_point("inject-outcome");
 		ptrace(PTRACE_DETACH, out->tid, 0, 0);
 	}
 	out->total_us = now_us() - t0;

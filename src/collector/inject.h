@@ -48,6 +48,11 @@ struct lk_inject_result {
 	unsigned threads_looked; /* threads stopped to choose one */
 };
 
+/* 0 when pid has a C library with dlopen, else a negative code with
+ * lk_error_set() detail (no such process, statically linked, glibc older
+ * than 2.34). */
+int lk_inject_possible(pid_t pid);
+
 /* Returns 0 with out filled, or a negative code with lk_error_set()
  * detail (no such process, ptrace refused, no C library with dlopen, no
  * thread safe to borrow in time, the library or symbol not found). */

@@ -9,6 +9,7 @@
 
 #include "collector/stopall.h"
 #include "common/error.h"
+#include "common/fault.h"
 #include "control/attach_check.h"
 #include "control/attach_heap.h"
 
@@ -116,6 +117,7 @@ int lk_attach_heap_add(struct lk_session *s, uint64_t **sizes, struct lk_attach_
 		uint64_t t0 = now_us();
 		rc = lk_stopall_stop(&st, s->pid, STOP_MS);
 		if (rc == 0) {
+			lk_fault_point("heap-stopped");
 			lk_session_drain(s, 0);
 			rc = read_heap(s->pid, &st, &h);
 		}

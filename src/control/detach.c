@@ -9,6 +9,7 @@
 
 #include "collector/stopall.h"
 #include "common/error.h"
+#include "common/fault.h"
 #include "control/check.h"
 #include "control/detach.h"
 
@@ -35,6 +36,8 @@ static int restore(int mem, const struct lk_shm_header *h, struct lk_detach_stat
 		 ? lk_error_set(-EIO, "%s", "cannot read the interposer's table of GOT entries") : 0;
 	for (uint32_t i = 0; !rc && i < n; i++) {
 		uint64_t v = 0;
+		if (i == n / 2)
+			lk_fault_point("detach-restoring");
 		if (pread(mem, &v, sizeof(v), (off_t)p[i].slot) == sizeof(v) && v == p[i].now &&
 		    pwrite(mem, &p[i].old, sizeof(p[i].old), (off_t)p[i].slot) == sizeof(v))
 			out->restored++;
@@ -56,6 +59,7 @@ int lk_detach_run(struct lk_session *s, int scan, struct lk_detach_stats *out)
 	uint64_t t0 = now_us();
 	int rc = lk_stopall_stop(&st, s->pid, LK_CHECK_STOP_MS);
 	if (rc == 0) {
+		lk_fault_point("detach-stopped");
 		lk_session_drain(s, 0);
 		out->scanned = scan && lk_check_scan_stopped(s, &st) == 0;
 		snprintf(path, sizeof(path), "/proc/%d/mem", (int)s->pid);
@@ -65,6 +69,7 @@ int lk_detach_run(struct lk_session *s, int scan, struct lk_detach_stats *out)
 			     : restore(mem, s->view.hdr, out);
 		if (mem >= 0)
 			close(mem);
+		lk_fault_point("detach-restored");
 	}
 	lk_stopall_resume(&st);
 	out->pause_us = now_us() - t0;
