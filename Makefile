@@ -174,7 +174,7 @@ $(B)/completion/_leakscope: $(B)/leakscope tools/completion.sh
 # The unwinders' test runs the interposer's own objects against libunwind,
 # the reference (a test dependency only: the interposer does not use it).
 UNWIND_OBJ = $(B)/pobj/src/preload/unwind.o $(B)/pobj/src/preload/cfi.o \
-	     $(B)/pobj/src/preload/unwind_full.o
+	     $(B)/pobj/src/preload/unwind_full.o $(B)/pobj/src/preload/ghcstack.o
 $(B)/unit/unwind_test: tests/unit/unwind_test.c $(UNWIND_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"

@@ -75,14 +75,6 @@ LK_HIDDEN int lk_unwind_fp_step(uintptr_t *bp, uintptr_t *ra)
 	return 1;
 }
 
-LK_HIDDEN uintptr_t lk_unwind_ghc_continuation(uintptr_t bp)
-{
-	uintptr_t w0;
-	if (!bp || (bp & 7) || lk_safe_word(bp, &w0) != 0 || !lk_modules_contain(w0))
-		return 0;
-	return w0 + 1; /* +1: symbolizing "the call before the return" lands on w0 */
-}
-
 /* A DWARF expression of CFI (DWARF 5, section 2.5): the operations GCC,
  * clang and glibc's hand-written CFI use. */
 #define EXPR_STACK 16
@@ -297,9 +289,8 @@ LK_HIDDEN int lk_unwind_from(void **ips, int max, uint64_t *regs)
 				chained = 1;
 				continue;
 			}
-			uintptr_t k = chained ? 0 : lk_unwind_ghc_continuation(bp);
-			if (k && n < max)
-				ips[n++] = (void *)k;
+			if (!chained) /* GHC code: %rbp is its stack pointer */
+				n += lk_ghc_stack(bp, ips + n, max - n);
 			break;
 		}
 		chained = 0;
