@@ -24,6 +24,12 @@
  * return address is (the symbolizer looks at the byte before it, which
  * must land in the continuation's code, not in the table before it).
  *
+ * A frame whose only payload is a pointer to a function closure waits to
+ * call that function with its result: the frame of a monadic bind, which
+ * keeps the rest of the caller's do-block (unoptimized code binds through
+ * base's bindIO, so the caller's own code is on no frame). That function's
+ * code follows the frame in the chain, as the caller it stands for.
+ *
  * Anything unexpected ends the walk: a word that is no code address of a
  * loaded module, a closure type that is not a frame (RET_BCO, interpreted
  * code, included), a size past LIMIT_WORDS. Every word is read through
@@ -43,13 +49,18 @@
 #define CATCH_RETRY_FRAME 56
 #define CATCH_STM_FRAME 57
 
+#define FUN 8
+#define FUN_STATIC 14
+
 #define SMALL_BITMAP_SIZE 0x3f
+#define SMALL_BITMAP_SHIFT 6
+#define TAG_MASK 7
 #define STACK_SP_OFFSET 16   /* StgStack: info, size and flags, sp */
 #define LIMIT_WORDS (1u << 20)
 #define LIMIT_CHUNKS 64
 
-/* The closure type of the frame whose info pointer is info, and the
- * layout word of its table; 0 or -1. */
+/* The closure type and layout word of the info table of info, a code
+ * address of a loaded module (a frame's or a closure's); 0 or -1. */
 static int frame_table(uintptr_t info, uint32_t *type, uintptr_t *layout)
 {
 	uintptr_t w;
@@ -84,6 +95,20 @@ static uintptr_t frame_words(uintptr_t sp, uintptr_t info, uint32_t type, uintpt
 	return 0;
 }
 
+/* The code of the function closure a frame of one pointer waits to call,
+ * as a return address; 0 if it is no such frame. */
+static uintptr_t bound_function(uintptr_t sp, uint32_t type, uintptr_t layout)
+{
+	uintptr_t closure, info, w;
+	uint32_t ctype;
+	if (type != RET_SMALL || (layout & SMALL_BITMAP_SIZE) != 1 ||
+	    ((layout >> SMALL_BITMAP_SHIFT) & 1) || lk_safe_word(sp + 8, &closure) != 0 ||
+	    lk_safe_word(closure & ~(uintptr_t)TAG_MASK, &info) != 0 ||
+	    frame_table(info, &ctype, &w) != 0 || ctype < FUN || ctype > FUN_STATIC)
+		return 0;
+	return info + 1;
+}
+
 /* The saved sp of the older chunk an underflow frame at sp links to; 0 if
  * none can be read. */
 static uintptr_t older_chunk(uintptr_t sp)
@@ -113,6 +138,9 @@ LK_HIDDEN int lk_ghc_stack(uintptr_t sp, void **ips, int max)
 		if (!(words = frame_words(sp, info, type, layout)))
 			break;
 		ips[n++] = (void *)(info + 1);
+		uintptr_t fn = bound_function(sp, type, layout);
+		if (fn && n < max)
+			ips[n++] = (void *)fn;
 		sp += words * sizeof(uintptr_t);
 	}
 	return n;
