@@ -179,6 +179,10 @@ $(B)/unit/unwind_test: tests/unit/unwind_test.c $(UNWIND_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	@$(CC) $(CORE_CFLAGS) -o $@ $< $(UNWIND_OBJ) -lunwind -ldl -lpthread
+$(B)/unit/ghcstack_test: tests/unit/ghcstack_test.c $(UNWIND_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	@$(CC) $(CORE_CFLAGS) -o $@ $< $(UNWIND_OBJ) -ldl -lpthread
 
 # Fuzz targets (libFuzzer, clang): make fuzz. A band keeps 16 points, not
 # 1024, and 2 with more than 4 bands (64 values), so that inputs of a few
