@@ -11,9 +11,9 @@
  * exact pc, not the one before). Where no FDE covers a frame's code - Go
  * and GHC code, JIT code - it takes one step along the frame-pointer chain
  * from the %rbp it recovered (Go keeps one), and CFI again where the next
- * frame has it; when the first such frame is no chain, it takes the
- * Haskell stack's top continuation (in GHC code %rbp is the Haskell stack
- * pointer, whose top word is the return continuation's code) and stops.
+ * frame has it; when the first such frame is no chain, it is GHC code,
+ * whose %rbp is the Haskell stack pointer: the Haskell stack's frames
+ * (ghcstack.c) end the stack.
  *
  * Memory the rules point at is read through lk_safe_word(): a page is
  * checked once with process_vm_readv (which fails where a read would
