@@ -6,7 +6,9 @@
  * GHC code keeps Sp in %rbp, a register C code preserves, so the %rbp an
  * unwinder recovers at the first GHC frame is Sp - for an unsafe foreign
  * call, and for a safe one too (the call saves Sp in the thread's stack
- * object first, then calls out with %rbp unchanged). The stack is a
+ * object first, then calls out with %rbp unchanged; should a collection
+ * by another thread move the stack meanwhile, the old copy is read, as
+ * safely as any other memory). The stack is a
  * sequence of frames, each starting with its info pointer: the code of
  * the continuation it returns to, with its info table (GHC 9, x86-64,
  * tables next to code) in the 16 bytes before that code - a layout word,
