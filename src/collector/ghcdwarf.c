@@ -12,10 +12,11 @@
  *
  * Names are qualified by the unit's module as the demangler shows GHC
  * symbols ("Leaky.leakBuffers.go"). The module is not written in the
- * unit; it is what is left of an exported closure's demangled linkage
- * name (Leaky_leakBuffers_info -> "Leaky.leakBuffers") without its source
- * name ("leakBuffers"). Local closures' linkage names (s1VD_info) say
- * nothing, so their source name is qualified that way.
+ * unit; it is the module of an exported closure's linkage name
+ * (Leaky_leakBuffers_info: "Leaky"). An exported closure is named by its
+ * linkage name ("Leaky.$wleakBuffers", whose source name is leakBuffers);
+ * local closures' linkage names (s1VD_info) say nothing, so their source
+ * name is qualified by the module.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,18 +58,11 @@ static const char *linkage(Dwarf_Die *die)
 	return l ? l : attr_string(die, DW_AT_MIPS_linkage_name);
 }
 
-/* The module a subprogram's names show, as "Leaky" (malloc'ed), or NULL. */
+/* The module a subprogram's linkage name shows, as "Leaky" (malloc'ed),
+ * or NULL. */
 static char *module_of(Dwarf_Die *sub)
 {
-	const char *link = linkage(sub), *name = attr_string(sub, DW_AT_name);
-	char *d = link && name ? lk_demangle(link) : NULL;
-	size_t nd = d ? strlen(d) : 0, nn = name ? strlen(name) : 0;
-	if (!d || nd < nn + 2 || d[nd - nn - 1] != '.' || strcmp(d + nd - nn, name) != 0) {
-		free(d);
-		return NULL;
-	}
-	d[nd - nn - 1] = 0;
-	return d;
+	return lk_demangle_ghc_module(linkage(sub));
 }
 
 /* The name of subprogram sub in module mod (which may be NULL). */

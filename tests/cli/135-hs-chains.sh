@@ -11,7 +11,9 @@
 #           the rest of their do-blocks), with the code that called malloc
 #           first: leakBuffers.go, or base's mallocBytes1;
 #   -O2:    Leaky.$wleakBuffers <- Main.main1 (the loop, local code, has
-#           no symbol: it is an address before them).
+#           no symbol: it is an address before them);
+#   -O2 -g: the loop too is named, by its source: Leaky.leakBuffers (its
+#           go) <- Leaky.$wleakBuffers <- Main.main1.
 # The Haskell stack's bottom is the runtime's catch frame of main.
 . "$(dirname "$0")/../lib.sh"
 
@@ -57,6 +59,13 @@ for rts in "" -threaded; do
 		expect_json "$j" "leak($b) | .stack[0].function == null and .stack[0].module == \"hs-chain@O2$rts\"
 			and named[0:2] == [\"Leaky.\$wleakBuffers\", \"Main.main1\"]"
 	done
+done
+
+check hs-chain@O2g -O2 -g
+for b in 1000 2000 3000; do
+	expect_json "$T/hs-chain@O2g.json" "leak($b) | .stack[0].function == \"Leaky.leakBuffers\"
+		and (.stack[0].file | endswith(\"Leaky.hs\"))
+		and chain([\"Leaky.leakBuffers\", \"Leaky.\$wleakBuffers\", \"Main.main1\"])"
 done
 
 # the text report shows the chain in order
