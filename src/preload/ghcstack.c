@@ -8,12 +8,14 @@
  * call, and for a safe one too (the call saves Sp in the thread's stack
  * object first, then calls out with %rbp unchanged; should a collection
  * by another thread move the stack meanwhile, the old copy is read, as
- * safely as any other memory). The stack is a
- * sequence of frames, each starting with its info pointer: the code of
- * the continuation it returns to, with its info table (GHC 9, x86-64,
- * tables next to code) in the 16 bytes before that code - a layout word,
- * then the closure type in the low half of the next word. A frame's size
- * follows from its type as the runtime's stack_frame_sizeW() computes it:
+ * safely as any other memory).
+ *
+ * The stack is a sequence of frames, each starting with its info pointer:
+ * the code of the continuation it returns to, with its info table (GHC 9,
+ * x86-64, tables next to code) in the 16 bytes before that code - a
+ * layout word, then the closure type in the low half of the next word. A
+ * frame's size follows from its type as the runtime's stack_frame_sizeW()
+ * computes it:
  *   RET_BIG           1 + the size word of its large bitmap (at the info
  *                     pointer plus the layout's low half, a signed offset);
  *   RET_FUN           3 + its own size field (the second word);
