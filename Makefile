@@ -190,11 +190,15 @@ $(B)/completion/_leakscope: $(B)/leakscope tools/completion.sh
 # The unwinders' test runs the interposer's own objects against libunwind,
 # the reference (a test dependency only: the interposer does not use it).
 UNWIND_OBJ = $(B)/pobj/src/preload/unwind.o $(B)/pobj/src/preload/cfi.o \
-	     $(B)/pobj/src/preload/unwind_full.o
+	     $(B)/pobj/src/preload/unwind_full.o $(B)/pobj/src/preload/ghcstack.o
 $(B)/unit/unwind_test: tests/unit/unwind_test.c $(UNWIND_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	@$(CC) $(CORE_CFLAGS) -o $@ $< $(UNWIND_OBJ) -lunwind -ldl -lpthread
+$(B)/unit/ghcstack_test: tests/unit/ghcstack_test.c $(UNWIND_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	@$(CC) $(CORE_CFLAGS) -o $@ $< $(UNWIND_OBJ) -ldl -lpthread
 
 # Fuzz targets (libFuzzer, clang): make fuzz. A band keeps 16 points, not
 # 1024, and 2 with more than 4 bands (64 values), so that inputs of a few

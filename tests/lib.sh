@@ -8,6 +8,9 @@
 #                  tests/victims/NAME/ holding a Go module (go.mod, *.go and
 #                  any cgo C files). FLAGS go to the compiler; a victim is
 #                  always built with the same flags by every test using it.
+#                  Haskell victims may import the modules of
+#                  tests/victims/hs-lib/ (built -O0 -g unless FLAGS say
+#                  otherwise: -O2 -g0).
 #   victim_lib NAME
 #                  build tests/victims/NAME.c as a shared library NAME.so
 #   ls_run OUT ARGS...
@@ -152,13 +155,15 @@ victim() {
 	src=$(ls "$ROOT/tests/victims/$base".c "$ROOT/tests/victims/$base".cc \
 		"$ROOT/tests/victims/$base".hs "$ROOT/tests/victims/$base".rs 2>/dev/null | head -n 1)
 	[ -n "$src" ] || fail "no victim source for $name"
-	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] ||
+		{ [ "${src%.hs}" != "$src" ] && [ -n "$(find "$ROOT/tests/victims/hs-lib" -newer "$bin")" ]; }; then
 		case "$src" in
 		*.c) cc -g -O0 -I"$ROOT/include" -o "$bin" "$src" -lpthread -ldl "$@" ;;
 		*.cc) c++ -g -O0 -o "$bin" "$src" -lpthread "$@" ;;
 		*.hs)
 			command -v ghc > /dev/null || skip "no ghc"
 			(mkdir -p "$VICTIMS/hs-$name" && ghc -O0 -g -rtsopts -eventlog \
+			-i"$ROOT/tests/victims/hs-lib" \
 			-outputdir "$VICTIMS/hs-$name" -o "$bin" "$src" "$@" \
 			> "$VICTIMS/hs-$name/log" 2>&1) ||
 			{ cat "$VICTIMS/hs-$name/log" >&2; false; } ;;

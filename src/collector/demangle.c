@@ -243,8 +243,9 @@ static int is_package(const char *p)
 	return 1;
 }
 
-/* Try body s[0..n) (suffix removed) as [pkg_]Module_name. */
-static char *ghc_body(const char *s, size_t n)
+/* Try body s[0..n) (suffix removed) as [pkg_]Module_name: "pkg:Module.name",
+ * or "pkg:Module" alone when module_only. */
+static char *ghc_body(const char *s, size_t n, int module_only)
 {
 	const char *part[3];
 	size_t plen[3];
@@ -287,8 +288,10 @@ static char *ghc_body(const char *s, size_t n)
 		sb_putc(&r, ':');
 	}
 	sb_put(&r, mod, strlen(mod));
-	sb_putc(&r, '.');
-	sb_put(&r, name, strlen(name));
+	if (!module_only) {
+		sb_putc(&r, '.');
+		sb_put(&r, name, strlen(name));
+	}
 	if (r.oom)
 		free(r.p);
 	else
@@ -299,7 +302,7 @@ out:
 	return res;
 }
 
-static char *ghc_demangle(const char *sym)
+static char *ghc_demangle(const char *sym, int module_only)
 {
 	static const char *const suffixes[] = {
 		"_con_info", "_con_entry", "_info", "_closure", "_entry",
@@ -311,7 +314,7 @@ static char *ghc_demangle(const char *sym)
 		size_t sl = strlen(suffixes[k]);
 		if (n <= sl || strcmp(sym + n - sl, suffixes[k]) != 0)
 			continue;
-		char *r = ghc_body(sym, n - sl);
+		char *r = ghc_body(sym, n - sl, module_only);
 		if (r)
 			return r;
 	}
@@ -345,5 +348,10 @@ char *lk_demangle(const char *sym)
 		}
 		return NULL;
 	}
-	return ghc_demangle(sym);
+	return ghc_demangle(sym, 0);
+}
+
+char *lk_demangle_ghc_module(const char *sym)
+{
+	return sym ? ghc_demangle(sym, 1) : NULL;
 }

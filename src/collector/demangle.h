@@ -13,6 +13,11 @@
  * NULL for names that are not mangled (C, Go "runtime.mallocgc"). */
 char *lk_demangle(const char *sym);
 
+/* The module of a GHC name, as lk_demangle shows it without the name:
+ * "Leaky_zdwleakBuffers_info" -> "Leaky", "base_GHCziBase_map_info" ->
+ * "base:GHC.Base". NULL for names that are not GHC's. */
+char *lk_demangle_ghc_module(const char *sym);
+
 /* Plain GHC z-decoding: "ForeignziMarshal" -> "Foreign.Marshal",
  * "Z2T" -> "(,)", "z3bbU" -> "λ". Characters that are not part of an
  * escape are copied. NULL if s holds an invalid escape. */

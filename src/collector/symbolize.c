@@ -12,6 +12,9 @@
  * replaces that search path: absolute directories are searched by build-id
  * (DIR/.build-id/xx/rest.debug) and by debuglink.
  *
+ * GHC's units (ghc -g) are looked up by ghcdwarf.c, as their subprograms
+ * do not cover their own code.
+ *
  * Inlined frames follow eu-addr2line -i: the innermost scope containing the
  * call instruction, then its physical parents (dwarf_getscopes_die). Each
  * DW_TAG_inlined_subroutine gives one frame whose position is the line table
@@ -45,6 +48,7 @@
 #include "common/error.h"
 #include "common/regfile.h"
 #include "collector/demangle.h"
+#include "collector/ghcdwarf.h"
 #include "collector/symbolize.h"
 
 /* One frame as cached: module and offset are added when copied out. */
@@ -600,6 +604,14 @@ static void resolve(struct module *m, uint64_t vaddr, struct fvec *v)
 		}
 	}
 
+	if (cu && lk_ghcdwarf_unit(&cu->die)) { /* GHC: no inlines, blocks apart */
+		int failed = 0;
+		char *name = lk_ghcdwarf_name(&cu->scope, da, &failed);
+		if (name || failed) {
+			fvec_push(v, name, failed, file, line, 0);
+			return;
+		}
+	}
 	Dwarf_Die *scopes = NULL;
 	int ns = cu ? dwarf_getscopes(&cu->scope, da, &scopes) : 0;
 	if (ns > 0) {

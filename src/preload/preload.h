@@ -154,9 +154,10 @@ LK_HIDDEN int lk_unwind_full(void **ips, int max);
  * chain (Go), with the caller's return address in *ra and its %rbp in *bp
  * (its %rsp is the old *bp + 16); else 0. */
 LK_HIDDEN int lk_unwind_fp_step(uintptr_t *bp, uintptr_t *ra);
-/* ... and when it is not: GHC code's top continuation (in GHC code %rbp is
- * the Haskell stack pointer), as a return address, or 0. */
-LK_HIDDEN uintptr_t lk_unwind_ghc_continuation(uintptr_t bp);
+/* ghcstack.c: ... and when it is not, GHC code: the Haskell call chain
+ * from the Haskell stack pointer sp (GHC code's %rbp), as return
+ * addresses into ips; the number stored, at most max. */
+LK_HIDDEN int lk_ghc_stack(uintptr_t sp, void **ips, int max);
 /* Read a word where a read may fault: 0, or -1 (nothing read). */
 LK_HIDDEN int lk_safe_word(uintptr_t addr, uintptr_t *out);
 

@@ -110,9 +110,8 @@ LK_HIDDEN __attribute__((noinline)) int lk_unwind_fast(void **ips, int max)
 				return (r.flags & LK_CFI_SLOW) ? -1 : n;
 			uintptr_t bp = rbp; /* no CFI: the frame-pointer chain */
 			if (!lk_unwind_fp_step(&bp, &ra)) {
-				uintptr_t k = chained ? 0 : lk_unwind_ghc_continuation(rbp);
-				if (k)
-					ips[n++] = (void *)k;
+				if (!chained) /* GHC code: %rbp is its stack pointer */
+					n += lk_ghc_stack(rbp, ips + n, max - n);
 				break;
 			}
 			rsp = rbp + 16;

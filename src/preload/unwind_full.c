@@ -11,9 +11,9 @@
  * exact pc, not the one before). Where no FDE covers a frame's code - Go
  * and GHC code, JIT code - it takes one step along the frame-pointer chain
  * from the %rbp it recovered (Go keeps one), and CFI again where the next
- * frame has it; when the first such frame is no chain, it takes the
- * Haskell stack's top continuation (in GHC code %rbp is the Haskell stack
- * pointer, whose top word is the return continuation's code) and stops.
+ * frame has it; when the first such frame is no chain, it is GHC code,
+ * whose %rbp is the Haskell stack pointer: the Haskell stack's frames
+ * (ghcstack.c) end the stack.
  *
  * Memory the rules point at is read through lk_safe_word(): a page is
  * checked once with process_vm_readv (which fails where a read would
@@ -73,14 +73,6 @@ LK_HIDDEN int lk_unwind_fp_step(uintptr_t *bp, uintptr_t *ra)
 	*bp = w0;
 	*ra = w1;
 	return 1;
-}
-
-LK_HIDDEN uintptr_t lk_unwind_ghc_continuation(uintptr_t bp)
-{
-	uintptr_t w0;
-	if (!bp || (bp & 7) || lk_safe_word(bp, &w0) != 0 || !lk_modules_contain(w0))
-		return 0;
-	return w0 + 1; /* +1: symbolizing "the call before the return" lands on w0 */
 }
 
 /* A DWARF expression of CFI (DWARF 5, section 2.5): the operations GCC,
@@ -297,9 +289,8 @@ LK_HIDDEN int lk_unwind_from(void **ips, int max, uint64_t *regs)
 				chained = 1;
 				continue;
 			}
-			uintptr_t k = chained ? 0 : lk_unwind_ghc_continuation(bp);
-			if (k && n < max)
-				ips[n++] = (void *)k;
+			if (!chained) /* GHC code: %rbp is its stack pointer */
+				n += lk_ghc_stack(bp, ips + n, max - n);
 			break;
 		}
 		chained = 0;

@@ -24,6 +24,7 @@ static void expect(const char *what, char *(*fn)(const char *), const char *in, 
 
 #define DM(in, want) expect("demangle", lk_demangle, in, want)
 #define ZD(in, want) expect("zdecode ", lk_zdecode, in, want)
+#define DMOD(in, want) expect("module  ", lk_demangle_ghc_module, in, want)
 
 int main(void)
 {
@@ -59,6 +60,14 @@ int main(void)
 	DM("ghczmprim_GHCziTuple_Z2T_con_info", "ghc-prim:GHC.Tuple.(,)");
 	DM("Data_go_srt", "Data.go");
 	DM("Main_zdwgo_fast", "Main.$wgo");
+
+	/* the module of a GHC name */
+	DMOD("Leaky_zdwleakBuffers_info", "Leaky");
+	DMOD("base_GHCziBase_zi_info", "base:GHC.Base"); /* the operator . */
+	DMOD("ghczmprim_GHCziTuple_Z2T_con_info", "ghc-prim:GHC.Tuple");
+	DMOD("stg_upd_frame_info", NULL);
+	DMOD("s1VD_info", NULL);
+	DMOD("_Z3fooi", NULL);
 
 	/* left alone */
 	DM("malloc", NULL);
