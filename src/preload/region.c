@@ -11,6 +11,7 @@
  * memfd, a mapping and the announcement.
  */
 #include <dlfcn.h>
+#include <link.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,21 @@ static int announce(int memfd, const struct lk_shm_header *h)
 	return 0;
 }
 
+/* Whether the program's "malloc" is ours. Its address alone does not say:
+ * an executable built without -fPIE that takes malloc's address has the
+ * canonical one, a stub of its own (an undefined symbol with a value)
+ * that jumps to us. Only a definition named malloc is another malloc. */
+static int malloc_reaches_us(void)
+{
+	void *m = dlsym(RTLD_DEFAULT, "malloc");
+	Dl_info di;
+	const ElfW(Sym) *sym = NULL;
+	if (!m || m == (void *)lk_malloc_here)
+		return 1;
+	return !(dladdr1(m, &di, (void **)&sym, RTLD_DL_SYMENT) && sym && di.dli_saddr == m &&
+		 sym->st_shndx != SHN_UNDEF && strcmp(di.dli_sname, "malloc") == 0);
+}
+
 LK_HIDDEN int lk_region_attach(const struct lk_region *parent, unsigned flags)
 {
 	uint64_t size = lk_shm_total_size();
@@ -104,7 +120,7 @@ LK_HIDDEN int lk_region_attach(const struct lk_region *parent, unsigned flags)
 	region_layout(&r, m);
 	r.hdr->flags = flags;
 	/* (an attach loaded us last: the GOT entries lead to us, not the name) */
-	if (!(flags & LK_SHM_ATTACHED) && dlsym(RTLD_DEFAULT, "malloc") != (void *)lk_malloc_here)
+	if (!(flags & LK_SHM_ATTACHED) && !malloc_reaches_us())
 		r.hdr->flags |= LK_SHM_OWN_MALLOC;
 	if (parent) {
 		r.hdr->flags |= LK_SHM_FORKED;
