@@ -1,0 +1,3 @@
+module leakscope.test/cgo-server
+
+go 1.19
