@@ -142,7 +142,8 @@ $(B)/pobj/%.o: %.c
 $(B)/aobj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (interposer for attach)"
-	@$(CC) $(PRELOAD_CFLAGS) -ftls-model=global-dynamic -mtls-dialect=gnu2 -MMD -MP -c $< -o $@
+	@$(CC) $(PRELOAD_CFLAGS) -ftls-model=global-dynamic -mtls-dialect=gnu2 -DLK_ATTACH_BUILD \
+		-MMD -MP -c $< -o $@
 
 # Report assets (HTML template, JS, CSS) become C arrays.
 $(B)/gen/assets.c: $(ASSETS) tools/embed.sh

@@ -14,6 +14,7 @@
  * functions), and a later attach reuses it.
  */
 #include <dlfcn.h>
+#include <link.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -24,17 +25,37 @@
 /* Returns the number of GOT entries rewritten (> 0), or a negative code:
  * -1 already recording, -2 no real allocator, -3 no collector, -4 nothing
  * to rewrite. */
+/* The definition of name the process uses: the first in its global
+ * scope, but not an executable's canonical PLT stub (an undefined symbol
+ * with a value, when it takes the function's address): that stub jumps
+ * through the GOT entry we rewrite, back to us; the C library's then. */
+static void *definition_of(const char *name)
+{
+	void *p = dlsym(RTLD_DEFAULT, name);
+	Dl_info di;
+	const ElfW(Sym) *sym = NULL;
+	if (p && dladdr1(p, &di, (void **)&sym, RTLD_DL_SYMENT) && sym &&
+	    sym->st_shndx == SHN_UNDEF) {
+		void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+		p = libc ? dlsym(libc, name) : NULL;
+		if (libc)
+			dlclose(libc);
+	}
+	return p;
+}
+
 EXPORT int leakscope_attached_start(const char *socket, int frames)
 {
 	int state = atomic_load(&lk_state);
 	if (state == LK_READY || state == LK_STARTING)
 		return -1;
 	atomic_store(&lk_state, LK_STARTING);
-	lk_real_resolve_in(RTLD_DEFAULT);
+	lk_real_resolve_with(definition_of);
 	if (!lk_real.malloc || lk_real.malloc == lk_malloc_here) {
 		atomic_store(&lk_state, LK_OFF);
 		return -2;
 	}
+	lk_tls_guard_init();
 	lk_max_frames = frames < 1 ? 1 : frames > LK_MAX_FRAMES ? LK_MAX_FRAMES : frames;
 	/* a detach left the previous region to us: no thread writes to it now */
 	if (lk_region.hdr)

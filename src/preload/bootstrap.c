@@ -48,10 +48,15 @@ extern void *__libc_memalign(size_t, size_t);
 extern void *__libc_valloc(size_t);
 extern void *__libc_pvalloc(size_t);
 
-static void resolve_from(void *handle)
+static void *next_of(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}
+
+static void resolve_from(void *(*find)(const char *name))
 {
 	struct lk_real r;
-#define NEXT(name) dlsym(handle, #name)
+#define NEXT(name) find(#name)
 	r.malloc = NEXT(malloc);
 	r.free = NEXT(free);
 	r.calloc = NEXT(calloc);
@@ -89,18 +94,20 @@ LK_HIDDEN void lk_real_resolve(void)
 	static _Atomic int resolving;
 	if (atomic_exchange(&resolving, 1))
 		return; /* a nested call from dlsym: the pool answers it */
-	resolve_from(RTLD_NEXT);
+	resolve_from(next_of);
 }
 
-LK_HIDDEN void lk_real_resolve_in(void *handle)
+LK_HIDDEN void lk_real_resolve_with(void *(*find)(const char *name))
 {
-	resolve_from(handle);
+	resolve_from(find);
 }
 
 static void atfork_child(void)
 {
-	lk_ring_forget_thread();
-	lk_stack_forget_thread();
+	if (lk_tls_allocated()) {   /* else there is nothing to forget */
+		lk_ring_forget_thread();
+		lk_stack_forget_thread();
+	}
 	if (atomic_load(&lk_state) != LK_READY)
 		return;
 	struct lk_region parent = lk_region;

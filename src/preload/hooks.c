@@ -19,14 +19,17 @@ LK_HIDDEN __thread int lk_disabled;
 
 #define EXPORT __attribute__((visibility("default")))
 
+/* Recording, and this thread's thread-locals can be touched. */
 static inline int ready(void)
 {
-	return atomic_load_explicit(&lk_state, memory_order_relaxed) == LK_READY;
+	return atomic_load_explicit(&lk_state, memory_order_relaxed) == LK_READY && lk_tls_ready();
 }
 
 static inline int tracking(void)
 {
 	int state = atomic_load_explicit(&lk_state, memory_order_relaxed);
+	if (state == LK_READY && !lk_tls_ready())
+		return 0;
 	if (__builtin_expect(state == LK_UNINIT, 0) && !lk_busy) {
 		lk_busy = 1;
 		lk_start();

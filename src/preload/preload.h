@@ -61,11 +61,35 @@ extern LK_HIDDEN int lk_max_frames;
 extern LK_HIDDEN __thread int lk_busy;
 extern LK_HIDDEN __thread int lk_disabled; /* leakscope_disable() depth */
 
+/* tls_guard.c: whether this thread may touch our thread-locals now (see
+ * there); always under LD_PRELOAD, where they are static TLS. */
+extern LK_HIDDEN size_t lk_tls_modid;
+LK_HIDDEN int lk_tls_first_touch(void);
+LK_HIDDEN void lk_tls_guard_init(void);
+
+static inline int lk_tls_allocated(void)
+{
+#ifdef LK_ATTACH_BUILD
+	const uintptr_t *dtv;
+	__asm__("mov %%fs:8, %0" : "=r"(dtv));
+	size_t id = lk_tls_modid;
+	/* glibc's dtv: [-1] its length, then {val, to_free} per module */
+	return dtv && id && id <= dtv[-2] && dtv[2 * id] != (uintptr_t)-1;
+#else
+	return 1;
+#endif
+}
+
+static inline int lk_tls_ready(void)
+{
+	return __builtin_expect(lk_tls_allocated(), 1) || lk_tls_first_touch();
+}
+
 /* bootstrap.c */
 LK_HIDDEN void lk_start(void);
 LK_HIDDEN void lk_real_resolve(void);
-/* The same from handle (RTLD_DEFAULT: an attach loaded us last). */
-LK_HIDDEN void lk_real_resolve_in(void *handle);
+/* The same with find (an attach loaded us last: no RTLD_NEXT). */
+LK_HIDDEN void lk_real_resolve_with(void *(*find)(const char *name));
 /* Start recording to the collector at socket: 0, or -1 (state LK_OFF). */
 LK_HIDDEN int lk_begin(const char *socket, unsigned flags);
 LK_HIDDEN int lk_bootstrap_owns(const void *p);
