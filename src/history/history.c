@@ -162,9 +162,24 @@ static void peak_settle(struct lk_history *h, size_t n)
 
 /* ---- the window ---------------------------------------------------------- */
 
+static uint64_t bytes_allocated(const struct lk_history *h);
+
+/* The totals so far (h up to date: hot_store), as a diff's side A has them. */
+static void totals_now(const struct lk_history *h, struct lk_hist_totals *out)
+{
+	out->peak_bytes = h->peak_bytes;
+	out->peak_t = h->peak_t;
+	out->allocs = 0;
+	for (unsigned c = 0; c < LK_HIST_SIZE_CLASSES; c++)
+		out->allocs += h->sizes[c].allocs;
+	out->bytes_allocated = bytes_allocated(h);
+	out->temporaries = h->temporaries;
+}
+
 /* The window starts: the timelines start there too (sample 0 at t). */
 static void fire_from(struct lk_history *h, uint64_t t)
 {
+	totals_now(h, &h->at_from);
 	h->from_done = 1;
 	h->from_t = t;
 	h->from_number = h->blocks.next;

@@ -130,6 +130,13 @@ struct lk_hist_name {
 	char *text;
 };
 
+/* Totals of the trace up to a point: the peak of the live bytes so far and
+ * its time (ticks), allocations, bytes allocated, temporary allocations. */
+struct lk_hist_totals {
+	uint64_t peak_bytes, peak_t;
+	uint64_t allocs, bytes_allocated, temporaries;
+};
+
 struct lk_hist_candidate {
 	uint64_t t, size;
 	uint32_t site;
@@ -177,6 +184,7 @@ struct lk_history {
 	int time_points;           /* a point at a time is still to come */
 	uint64_t from_t, to_t;
 	uint64_t from_number;      /* allocations from this number on are in the window */
+	struct lk_hist_totals at_from;   /* the totals when the window started */
 	uint64_t win_bytes, win_count;
 	struct lk_hist_candidate *candidates;  /* by time */
 	size_t n_candidates;

@@ -367,6 +367,7 @@
     (D.cells ? ' With a window chosen, the statistics are those of the window\'s samples.' : '') });
 
   if (D.summary) panes.unshift({ id: 'summary', title: 'Summary', help: 'The heap at a glance: its peak, what was live at the end, what the window allocated, freed and left unfreed, temporary allocations, and the sites that matter most. Drag across any chart to choose a window: this tab, the leak table, the trees and the flame graph are recomputed for it.' });
+  if (D.diffSummary) panes.unshift({ id: 'summary', title: 'Summary', help: 'The two points at a glance: what was added (live at B, not at A) and removed (live at A, not at B), each point\'s live bytes and blocks and its trace\'s peak, allocations and temporary allocations up to it, with their difference, and the sites that added, removed and held the most.' });
   if (D.run && D.verdicts) panes.unshift({ id: 'summary', title: 'Summary', help: 'The end of the run at a glance: the bytes and blocks of each verdict of the scan made as the processes ended, what the suppressions took, and the largest allocation sites not freed.' });
   if (D.leaks && D.diff) panes.push({ id: 'leaks', title: 'Added', help: 'Blocks live at B and not at A, per allocation site, largest first. The flame graph and the trees also show what was removed (live at A, not at B) and what was live at each point. Click a row for its stack.' });
   else if (D.leaks && D.run) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks not freed when the process ended, grouped by allocation stack and by the verdict of the scan made as it ended: lost (definitely, indirectly, possibly), still reachable, or not freed when there was no scan; suppressed groups last. Click a row for its stack.' });
@@ -1003,6 +1004,16 @@
     rsp.sec.appendChild(rshost);
     rsp.render = function () {
       rshost.innerHTML = LK.runSummary({ V: D.verdicts, leaks: D.leaks || [], fmtBytes: fmtBytes, esc: esc });
+    };
+  }
+
+  /* ---- a diff's page: its summary (summary.js) ---- */
+  if (D.diffSummary) {
+    var dsp = pane('summary'), dshost = h('div', { id: 'summary-body' }), dflame = {};
+    dsp.sec.appendChild(dshost);
+    if (D.flame) D.flame.stacks.forEach(function (st) { if (st[2] != null) dflame[st[2]] = st[0]; });
+    dsp.render = function () {
+      dshost.innerHTML = LK.diffSummary({ S: D.diffSummary, flame: dflame, name: siteName, fmtBytes: fmtBytes, fmtTime: fmtTime, esc: esc });
     };
   }
 
