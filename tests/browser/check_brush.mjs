@@ -109,6 +109,9 @@ await run(async (browser) => {
     await page.click('#tab-summary');
     const card = await page.textContent('#sum-leaked .cs');
     check(card === `${j.summary.leaked_objects.toLocaleString('en-US')} blocks`, `${tag}: summary card ${card}`);
+    const end = await page.$eval('#sum-winend', (e) => [+e.dataset.bytes, +e.dataset.blocks]);
+    const wantEnd = [j.sizes.reduce((a, c) => a + c.window.live_bytes, 0), j.sizes.reduce((a, c) => a + c.window.live_objects, 0)];
+    check(JSON.stringify(end) === JSON.stringify(wantEnd), `${tag}: summary: live at the window's end ${end} = ${wantEnd}`);
     const all = await treeTotal(page, {});
     check(all === j.summary.leaked_bytes, `${tag}: trees' total ${all}`);
     const parse = j.leaks.filter((s) => s.stack.some((fr) => fr.function === 'parse_line')).reduce((a, s) => a + s.leaked_bytes, 0);
@@ -171,6 +174,8 @@ await run(async (browser) => {
   const wc = await page.$eval('#win-text', (e) => [+e.dataset.i, +e.dataset.j]);
   check(wc[0] < wc[1] && (await page.$$('#chart-candidates rect.winshade')).length === 1, `brushed on the leak candidates: samples ${wc}`);
   await page.click('#win-reset');
+  await page.click('#tab-summary');
+  check((await page.$$('#sum-winend')).length === 0, 'reset: no card for a window\'s end');
   check(JSON.stringify(await leakRows(page)) === JSON.stringify(leakList(whole)), 'reset: the whole trace again');
   await page.click('#tab-sizes');
   const wbars = await page.$$eval('#chart-sizes rect.szbar', (rs) => rs.map((r) => [+r.dataset.min, +r.dataset.allocs, +r.dataset.liveb]));

@@ -366,7 +366,7 @@
   panes.push({ id: 'table', title: 'Detailed', help: 'Every band with its statistics. Click a column header to sort (Slope: fastest-growing first), type to search labels' + (D.detailColumns.length ? ' and ' + esc(D.detailColumns.join(', ')) : '') + '.' +
     (D.cells ? ' With a window chosen, the sparklines and statistics are those of the window\'s samples.' : '') });
 
-  if (D.summary) panes.unshift({ id: 'summary', title: 'Summary', help: 'The heap at a glance: its peak, what was live at the end, what the window allocated, freed and left unfreed, temporary allocations, and the sites that matter most. Drag across any chart to choose a window: this tab, the leak table, the trees and the flame graph are recomputed for it.' });
+  if (D.summary) panes.unshift({ id: 'summary', title: 'Summary', help: 'The heap at a glance: its peak, what was live at the end, what the window allocated, freed and left unfreed, temporary allocations, and the sites that matter most. Drag across any chart to choose a window: this tab, the leak table, the leak candidates, the sizes, the detailed table, the trees and the flame graph are recomputed for it.' });
   if (D.diffSummary) panes.unshift({ id: 'summary', title: 'Summary', help: 'The two points at a glance: what was added (live at B, not at A) and removed (live at A, not at B), each point\'s live bytes and blocks and its trace\'s peak, allocations and temporary allocations up to it, with their difference, and the sites that added, removed and held the most.' });
   if (D.run && D.verdicts) panes.unshift({ id: 'summary', title: 'Summary', help: 'The end of the run at a glance: the bytes and blocks of each verdict of the scan made as the processes ended, what the suppressions took, and the largest allocation sites not freed.' });
   if (D.leaks && D.diff) panes.push({ id: 'leaks', title: 'Added', help: 'Blocks live at B and not at A, per allocation site, largest first. The flame graph and the trees also show what was removed (live at A, not at B) and what was live at each point. Click a row for its stack.' });
@@ -1077,7 +1077,7 @@
     smp.sec.appendChild(shost2);
     if (D.flame) D.flame.stacks.forEach(function (st) { if (st[2] != null) flameBySite[st[2]] = st[0]; });
     smp.render = function () {
-      shost2.innerHTML = LK.summary({ S: D.summary, win: WIN || (CELLS ? CELLS.compute(0, CELLS.t.length - 1) : null), flame: flameBySite,
+      shost2.innerHTML = LK.summary({ S: D.summary, win: WIN || (CELLS ? CELLS.compute(0, CELLS.t.length - 1) : null), windowed: !!WIN, flame: flameBySite,
         name: siteName, fmtBytes: fmtBytes, fmtTime: fmtTime, esc: esc });
     };
   }

@@ -5,7 +5,8 @@
  * freed in the window, by allocations in the window, by bytes live at the
  * peak and by temporary allocations in the window. LK.summary(ctx) returns
  * the HTML; ctx: {S (the data's summary), win (LK.cells' compute of the
- * window shown), flame (site -> values of the flame measures), name(site),
+ * window shown), windowed (a window is chosen: the heap at its end gets
+ * a card too), flame (site -> values of the flame measures), name(site),
  * fmtBytes, fmtTime, esc}.
  *
  * LK.runSummary(ctx), the Summary tab of a run's page: a card per verdict
@@ -30,9 +31,17 @@ LK.summary = function (ctx) {
     return '<div class="card" id="sum-' + id + '"><div class="ct">' + esc(title) + '</div><div class="cv">' +
       esc(value) + '</div><div class="cs">' + esc(sub || '') + '</div></div>';
   }
+  /* the whole heap at the window's end: its size classes' live blocks */
+  function winEnd(sizes) {
+    var b = 0, n = 0;
+    Object.keys(sizes).forEach(function (c) { b += sizes[c].liveB; n += sizes[c].liveN; });
+    return '<div class="card" id="sum-winend" data-bytes="' + b + '" data-blocks="' + n + '"><div class="ct">Live at the window\'s end</div><div class="cv">' +
+      esc(B(b)) + '</div><div class="cs">' + esc(num(n)) + ' blocks, at ' + esc(T(W.to)) + '</div></div>';
+  }
   var cards = [
     card('peak', 'Peak live', B(S.peak), 'at ' + T(S.peakT)),
     card('final', 'Live at the end', B(S.final), num(S.finalN) + ' blocks'),
+    ctx.windowed && W.sizes ? winEnd(W.sizes) : '',
     card('leaked', 'Not freed in the window', B(W ? W.total.leakB : S.leaked), num(W ? W.total.leakN : S.leakedN) + ' blocks'),
     card('allocs', 'Allocations in the window', W ? num(W.total.allocs) : num(S.allocs), B(W ? W.total.allocB : S.bytes) + ' allocated'),
     card('frees', 'Frees in the window', W ? num(W.total.frees) : num(S.frees), W ? B(W.total.freeB) + ' freed' : ''),
@@ -57,7 +66,7 @@ LK.summary = function (ctx) {
   return '<div class="cards">' + cards.join('') + '</div><div class="tops">' +
     top('leaked', 'Not freed in the window', wrows, 'leakB', B) +
     top('allocs', 'Allocations in the window', wrows, 'allocs', num) +
-    top('peak', 'Live at the peak', frows, 'peak', B) +
+    top('peak', ctx.windowed ? 'Live at the peak (of the whole trace)' : 'Live at the peak', frows, 'peak', B) +
     top('temporary', 'Temporary allocations', wrows, 'temps', num) + '</div>';
 };
 
