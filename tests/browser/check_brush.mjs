@@ -180,6 +180,16 @@ await run(async (browser) => {
   await page.click('#tab-sizes');
   const wbars = await page.$$eval('#chart-sizes rect.szbar', (rs) => rs.map((r) => [+r.dataset.min, +r.dataset.allocs, +r.dataset.liveb]));
   check(JSON.stringify(wbars) === JSON.stringify(whole.sizes.map((c) => [c.min, c.allocations, c.live_bytes])), 'reset: the sizes of the whole heap');
+  // the log scale box: the spike's 4 MiB class no longer flattens the 32-byte one
+  await page.selectOption('#sizes-measure', '1');
+  const heights = async () => page.$$eval('#chart-sizes rect.szbar', (rs) => rs.map((r) => [+r.dataset.min, +r.getAttribute('height')]));
+  const ratio = (hs) => hs.find((x) => x[0] === 32)[1] / Math.max(...hs.map((x) => x[1]));
+  const lin = ratio(await heights());
+  await page.check('#opt-log');
+  const lg = ratio(await heights());
+  check(await page.getAttribute('#chart-sizes svg', 'data-axis') === 'log' && lin < 0.01 && lg > 0.1, `sizes on a log scale: the 32-byte class ${lin.toFixed(4)} of the tallest, then ${lg.toFixed(2)}`);
+  await page.screenshot({ path: `${shots}/brush-sizes-log.png`, fullPage: true });
+  await page.uncheck('#opt-log');
   await page.click('#tab-candidates');
   check((await page.$$('#chart-candidates circle.cand')).length === whole.leak_candidates.shown, 'reset: the report\'s leak candidates');
   clean(log, 'brush page');

@@ -390,7 +390,7 @@
     'Allocation stacks merged into one tree: the program\'s entry at the bottom, the function that allocated at the top of each tower; a frame\'s width is its share of the chosen measure. Hover for numbers, click a frame to zoom into it, search to highlight functions.' :
     'Cost-centre stacks merged into one tree: MAIN or a CAF at the bottom, the cost centre that holds the memory at the top of each tower; a frame\'s width is its share of the chosen measure. Hover for numbers, click a frame to zoom into it, search to highlight cost centres.' });
   if (D.flame) panes.push({ id: 'trees', title: 'Trees', help: 'The allocation stacks as trees: top-down (the program\'s entry first), bottom-up (the allocating functions first, their callers under them) and the callers and callees of one function (\u21C4 on a row). Filter by function, file or module: only the stacks with a matching frame count.' });
-  if (D.sizes && D.sizes.length) panes.push({ id: 'sizes', title: 'Sizes', help: 'Allocations by size class (powers of two), the whole heap: how many, how many bytes, what was still live at the end and what the window left unfreed. A class that keeps blocks live is where a --size filter narrows the report to a leak.' + (D.cells ? ' With a window chosen, the numbers are the window\'s.' : '') });
+  if (D.sizes && D.sizes.length) panes.push({ id: 'sizes', title: 'Sizes', help: 'Allocations by size class (powers of two), the whole heap: how many, how many bytes, what was still live at the end and what the window left unfreed. A class that keeps blocks live is where a --size filter narrows the report to a leak. The log scale box keeps small classes visible next to a large one.' + (D.cells ? ' With a window chosen, the numbers are the window\'s.' : '') });
   var TIMECHARTS = ['heap', 'area', 'norm', 'line', 'candidates'];
   var nav = h('nav', { 'class': 'tabs', role: 'tablist' });
   app.appendChild(nav);
@@ -870,16 +870,18 @@
     }
     sp.render = function () {
       var W = Math.max(shost.clientWidth || 0, 360), H = HEIGHT, ML = 78, MR = 18, MT = 12, MB = 46;
-      var pw = W - ML - MR, ph = H - MT - MB, m = SZM[szk], ymax = 1, rows = szRows(), key = m[2];
+      var pw = W - ML - MR, ph = H - MT - MB, m = SZM[szk], rows = szRows(), key = m[2];
       var opts = sp.sec.querySelectorAll('#sizes-measure option');
       SZM.forEach(function (me, k) { opts[k].textContent = WIN ? me[1] : me[0]; });
-      rows.forEach(function (r) { if (r[key] > ymax) ymax = r[key]; });
-      var step = m[3] ? byteStep(ymax, 5) : niceStep(ymax / 5), top = Math.ceil(ymax / step) * step || 1;
-      function Y(v) { return MT + ph - v / top * ph; }
+      /* the log scale box of the byte charts: one large class does not flatten the rest */
+      var ax = LK.yAxis(rows.map(function (r) { return r[key]; }), { log: CHART.log, clip: false },
+        function (mx) { return m[3] ? byteStep(Math.max(mx, 1), 5) : niceStep(Math.max(mx, 1) / 5); });
+      function Y(v) { return MT + ph - Math.min(ax.scale(v), 1) * ph; }
       function num(n) { return n.toLocaleString('en-US'); }
       var bw = pw / rows.length;
-      var s = ['<svg xmlns="' + SVGNS + '" viewBox="0 0 ' + W + ' ' + H + '" height="' + H + '" role="img" aria-label="allocation sizes"><g class="axis">'];
-      ticks(0, top, step).forEach(function (v) {
+      var s = ['<svg xmlns="' + SVGNS + '" viewBox="0 0 ' + W + ' ' + H + '" height="' + H + '" data-axis="' + (ax.log ? 'log' : 'linear') +
+        '" role="img" aria-label="allocation sizes"><g class="axis">'];
+      ax.ticks.forEach(function (v) {
         var y = Y(v).toFixed(1);
         s.push('<line class="grid" x1="' + ML + '" x2="' + (ML + pw) + '" y1="' + y + '" y2="' + y + '"/><text x="' + (ML - 6) + '" y="' + y +
           '" dy="0.32em" text-anchor="end">' + esc(m[3] ? trimz(fmtBytes(v)) : String(v)) + '</text>');
