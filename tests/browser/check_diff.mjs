@@ -4,8 +4,9 @@
 // with their bytes and blocks; the Summary tab's cards, each point's live
 // bytes and blocks, peak, allocations and temporary allocations and their
 // differences, and its top sites are the diff's; the trees' totals of
-// bytes added and removed are the diff's; no timeline tab, no console
-// error, no request.
+// bytes added and removed, with the function, file and module filters, the
+// bottom-up tree and the callers of dup_str are the diff's; no timeline
+// tab, no console error, no request.
 //
 //   node check_diff.mjs REPORT.html DIFF.json SHOTS_DIR
 import { readFileSync } from 'node:fs';
@@ -49,6 +50,25 @@ await run(async (browser) => {
   check(+(await page.getAttribute('#tree-total', 'data-value')) === J.added_bytes, `trees: ${J.added_bytes} bytes added`);
   await page.selectOption('#tree-measure', '1');
   check(+(await page.getAttribute('#tree-total', 'data-value')) === J.removed_bytes, `trees: ${J.removed_bytes} bytes removed`);
+  // the filters and the views, in bytes removed, against the JSON's stacks
+  const sum = (pred) => J.sites.filter((x) => x.stack.some(pred)).reduce((a, x) => a + x.removed_bytes, 0);
+  const total = async (fn, file, mod) => {
+    await page.fill('#tree-fn', fn); await page.fill('#tree-file', file); await page.fill('#tree-mod', mod);
+    return +(await page.getAttribute('#tree-total', 'data-value'));
+  };
+  const cfg = sum((fr) => fr.function === 'load_config');
+  check(cfg > 0 && await total('load_config', '', '') === cfg, `trees: function filter load_config = ${cfg} removed`);
+  check(await total('', 'growleak.c', '') === sum((fr) => /growleak\.c/.test(fr.file || '')), 'trees: file filter growleak.c');
+  check(await total('', '', 'libc.so') === sum((fr) => /libc\.so/.test(fr.module || '')), 'trees: module filter libc.so');
+  check(await total('parse_line', '', '') === sum((fr) => fr.function === 'parse_line'), 'trees: function filter parse_line');
+  await total('', '', '');
+  await page.selectOption('#tree-view', 'bottom-up');
+  const dup = J.sites.filter((x) => x.stack[0].function === 'dup_str').reduce((a, x) => a + x.removed_bytes, 0);
+  const roots = await page.$$eval('#tree-table tbody tr.tnode', (trs) => trs.map((tr) => [tr.dataset.name, +tr.dataset.value]));
+  check(roots.some(([n, v]) => n === 'dup_str' && v === dup), `trees: bottom-up: dup_str removed ${dup}: ${JSON.stringify(roots)}`);
+  await page.click('#tree-table tbody tr.tnode[data-name="dup_str"] button.ccb');
+  const callers = await page.$$eval('#cc-callers tr.cc', (trs) => trs.map((tr) => [tr.dataset.name, +tr.dataset.value]));
+  check(callers.some(([n, v]) => n === 'load_config' && v === cfg), `trees: the callers of dup_str: ${JSON.stringify(callers)}`);
   await page.screenshot({ path: `${shots}/diff-trees.png`, fullPage: true });
   clean(log, 'diff page');
 });
