@@ -113,7 +113,7 @@
     SITES[st[2]] = { label: leafLabel(f), f: f };
   });
   (function () {
-    var ids = Object.keys(SITES), names = LK.siteLabels(ids.map(function (k) { return SITES[k]; }));
+    var ids = Object.keys(SITES), names = LK.siteLabels(ids.map(function (k) { return { label: SITES[k].label, f: SITES[k].f, id: k }; }));
     ids.forEach(function (k, i) { SITES[k].leaf = SITES[k].label; SITES[k].label = names[i]; });
     (D.bands || []).forEach(function (b) { var k = siteOf(b.id); if (k != null && SITES[k]) b.label = SITES[k].label; });
     (D.leaks || []).forEach(function (r) { r.label = SITES[r.site].label; });
