@@ -22,4 +22,11 @@ expect_json "$T/d.json" '.a.allocations < .b.allocations and .a.temporary_alloca
 sed -n '/id="data">/,/<\/script>/p' "$T/d.html" | sed '1s/.*id="data">//; $s/<\/script>.*//' > "$T/data.json"
 expect_json "$T/data.json" '.diff == true and .leaksTotal.b > 0 and (.flame.stacks | length) >= 2'
 browser_check "the diff's page" check_diff.mjs "$T/d.html" "$T/d.json" "$ROOT/tests/out/screenshots"
+# two traces (a copy of the same recording): each side's totals read from its own trace
+cp "$T/g.lstrace" "$T/g2.lstrace"
+"$LEAKSCOPE" diff --format json "$T/g.lstrace@$mid" "$T/g2.lstrace" > "$T/d2.json" || fail "diff of two traces"
+expect_json "$T/d2.json" '.exact == false'
+[ "$(jq -c '[.a, .b] | map(del(.point))' "$T/d2.json")" = "$(jq -c '[.a, .b] | map(del(.point))' "$T/d.json")" ] || fail "two traces: the sides' totals differ from one trace's"
+"$LEAKSCOPE" diff --format html -o "$T/d2.html" "$T/g.lstrace@$mid" "$T/g2.lstrace" 2> "$T/stderr" || fail "diff --format html of two traces"
+browser_check "the page of a diff of two traces" check_diff.mjs "$T/d2.html" "$T/d2.json" "$ROOT/tests/out/screenshots"
 exit 0
