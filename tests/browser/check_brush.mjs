@@ -91,6 +91,8 @@ await run(async (browser) => {
   // the whole trace first: the page's leak table is the report's, and so
   // are the temporary allocations
   await page.click('#tab-summary');
+  const grow0 = await page.$$eval('#top-growth tr[data-site]', (trs) => trs.map((tr) => +tr.dataset.site));
+  check(JSON.stringify(grow0) === JSON.stringify(whole.growth.map((x) => x.site).slice(0, 10)), `summary: the growing sites of the whole trace ${JSON.stringify(grow0)}`);
   const temps = (await page.textContent('#sum-temporary .cv')).replace(/,/g, '');
   check(+temps === whole.summary.temporary_allocations, `summary: ${temps} temporary allocations = the report's`);
   check(JSON.stringify(await leakRows(page)) === JSON.stringify(leakList(whole)), 'leak table = report\'s leaks (whole trace)');
@@ -109,6 +111,9 @@ await run(async (browser) => {
     await page.click('#tab-summary');
     const card = await page.textContent('#sum-leaked .cs');
     check(card === `${j.summary.leaked_objects.toLocaleString('en-US')} blocks`, `${tag}: summary card ${card}`);
+    const grow = await page.$$eval('#top-growth tr[data-site]', (trs) => trs.map((tr) => +tr.dataset.site));
+    check(grow.length > 0 && JSON.stringify(grow) === JSON.stringify(j.growth.map((x) => x.site).slice(0, 10)),
+      `${tag}: summary: the growing sites in the report's order ${JSON.stringify(j.growth.map((x) => x.site))}, page ${JSON.stringify(grow)}`);
     const end = await page.$eval('#sum-winend', (e) => [+e.dataset.bytes, +e.dataset.blocks]);
     const wantEnd = [j.sizes.reduce((a, c) => a + c.window.live_bytes, 0), j.sizes.reduce((a, c) => a + c.window.live_objects, 0)];
     check(JSON.stringify(end) === JSON.stringify(wantEnd), `${tag}: summary: live at the window's end ${end} = ${wantEnd}`);

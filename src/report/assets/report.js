@@ -1074,12 +1074,30 @@
   }
 
   /* ---- native traces: summary and trees (summary.js, trees.js) ---- */
+  /* the sites live at the window's end whose live bytes grew over its
+   * samples (the slope of their least-squares line, bandstats.js), as the
+   * report's growth ranking; computed once a window */
+  var growthWin = null, growthRows = [], wholeWin = null;
+  function growthOf(w) {
+    if (growthWin === w) return growthRows;
+    liveBySite = liveBySite || CELLS.liveSeries();
+    var ts = CELLS.t.slice(w.i, w.j + 1);
+    growthWin = w;
+    growthRows = [];
+    w.sites.forEach(function (r) {
+      if (!(r.liveB > 0)) return;
+      var v = liveBySite[r.site] || [], st = LK.bandStats(ts, ts.map(function (x, k) { return v[w.i + k] || 0; }));
+      if (st[5] > 0) growthRows.push({ site: r.site, slope: st[5] });
+    });
+    return growthRows;
+  }
   if (D.summary) {
     var smp = pane('summary'), shost2 = h('div', { id: 'summary-body' }), flameBySite = {};
     smp.sec.appendChild(shost2);
     if (D.flame) D.flame.stacks.forEach(function (st) { if (st[2] != null) flameBySite[st[2]] = st[0]; });
     smp.render = function () {
-      shost2.innerHTML = LK.summary({ S: D.summary, win: WIN || (CELLS ? CELLS.compute(0, CELLS.t.length - 1) : null), windowed: !!WIN, flame: flameBySite,
+      var sw = WIN || (CELLS ? (wholeWin = wholeWin || CELLS.compute(0, CELLS.t.length - 1)) : null);
+      shost2.innerHTML = LK.summary({ S: D.summary, win: sw, windowed: !!WIN, flame: flameBySite, growth: sw ? growthOf(sw) : [],
         name: siteName, fmtBytes: fmtBytes, fmtTime: fmtTime, esc: esc });
     };
   }

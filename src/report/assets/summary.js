@@ -3,7 +3,10 @@
  * was live at the end, the window's allocations, frees, blocks not freed
  * and temporary allocations, the RSS peak, then the top sites by bytes not
  * freed in the window, by allocations in the window, by bytes live at the
- * peak and by temporary allocations in the window. LK.summary(ctx) returns
+ * peak and by temporary allocations in the window, and the sites that grew
+ * fastest in it (ctx.growth: [{site, slope}], the slope of the
+ * least-squares line of each site's live bytes at the window's samples,
+ * for the sites live at its end). LK.summary(ctx) returns
  * the HTML; ctx: {S (the data's summary), win (LK.cells' compute of the
  * window shown), windowed (a window is chosen: the heap at its end gets
  * a card too), flame (site -> values of the flame measures), name(site),
@@ -53,7 +56,7 @@ LK.summary = function (ctx) {
       .sort(function (a, b) { return b[key] - a[key] || a.site - b.site; }).slice(0, 10);
     var h = '<div class="topsites"><h3>' + esc(title) + '</h3><table class="bands" id="top-' + id + '"><tbody>';
     rows.forEach(function (r) {
-      h += '<tr data-site="' + r.site + '"><td class="num">' + esc(fmt(r[key])) + '</td><td class="label">' + esc(ctx.name(r.site)) + '</td></tr>';
+      h += '<tr data-site="' + r.site + '" data-v="' + r[key] + '"><td class="num">' + esc(fmt(r[key])) + '</td><td class="label">' + esc(ctx.name(r.site)) + '</td></tr>';
     });
     if (!rows.length) h += '<tr><td>none</td></tr>';
     return h + '</tbody></table></div>';
@@ -67,7 +70,8 @@ LK.summary = function (ctx) {
     top('leaked', 'Not freed in the window', wrows, 'leakB', B) +
     top('allocs', 'Allocations in the window', wrows, 'allocs', num) +
     top('peak', ctx.windowed ? 'Live at the peak (of the whole trace)' : 'Live at the peak', frows, 'peak', B) +
-    top('temporary', 'Temporary allocations', wrows, 'temps', num) + '</div>';
+    top('temporary', 'Temporary allocations', wrows, 'temps', num) +
+    top('growth', 'Growing in the window', ctx.growth || [], 'slope', function (v) { return B(v) + '/s'; }) + '</div>';
 };
 
 LK.runSummary = function (ctx) {
