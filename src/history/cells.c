@@ -56,9 +56,9 @@ static int rebuild(struct lk_hcells *c, size_t cap, int halve)
 			continue;
 		struct lk_hcell x = *o;
 		if (halve && x.a != LK_HCELL_BEFORE)
-			x.a = (uint16_t)((x.a + 1u) >> 1);
+			x.a = lk_hcells_merged(x.a);
 		if (halve && x.f != LK_HCELL_NEVER)
-			x.f = (uint16_t)((x.f + 1u) >> 1);
+			x.f = lk_hcells_merged(x.f);
 		put(c, &x);
 	}
 	free(old);
@@ -104,7 +104,7 @@ int lk_hcells_clock(struct lk_hcells *c, const struct lk_sampler *s, uint64_t ne
 
 /* The interval of allocation `number`: the last whose first number is not
  * above it (BEFORE: below the window's first). */
-static uint16_t alloc_interval(const struct lk_hcells *c, uint64_t number)
+uint16_t lk_hcells_interval(const struct lk_hcells *c, uint64_t number)
 {
 	uint32_t lo = 0, hi = c->due;
 	if (number < c->bound[0])
@@ -127,7 +127,7 @@ int lk_hcells_add(struct lk_hcells *c, uint32_t site, uint64_t number, uint64_t 
 		if (rc)
 			return rc;
 	}
-	struct lk_hcell x = {site, alloc_interval(c, number), freed ? (uint16_t)c->due : LK_HCELL_NEVER,
+	struct lk_hcell x = {site, lk_hcells_interval(c, number), freed ? (uint16_t)c->due : LK_HCELL_NEVER,
 			     1, size, temporary != 0};
 	put(c, &x);
 	return 0;

@@ -2,7 +2,8 @@
  * cells.h - per-site block counts by the sample interval of their
  * allocation and of their free: the data that lets the HTML page redo a
  * window's analysis (allocations, frees, live and not-freed bytes) for any
- * two sample times, exactly.
+ * two sample times, exactly. The same table keyed by size class instead
+ * of site redoes the window's size histogram.
  *
  * Interval j of the timeline clock (history/sampler.h) holds the events at
  * times in ((j-1)D, jD] after the window's start; interval 0 the events up
@@ -55,6 +56,16 @@ int lk_hcells_clock(struct lk_hcells *c, const struct lk_sampler *s, uint64_t ne
  * (!freed). 0 or -ENOMEM. */
 int lk_hcells_add(struct lk_hcells *c, uint32_t site, uint64_t number, uint64_t size, int freed,
 		  int temporary);
+
+/* The interval of the clock as last seen that allocation `number` is in
+ * (LK_HCELL_BEFORE: before the window). */
+uint16_t lk_hcells_interval(const struct lk_hcells *c, uint64_t number);
+
+/* Interval k once the clock doubles (intervals 2k-1 and 2k become k). */
+static inline uint16_t lk_hcells_merged(uint16_t k)
+{
+	return (uint16_t)((k + 1u) >> 1);
+}
 
 /* After the read: the n cells first in slots, by site, a, f. */
 void lk_hcells_sort(struct lk_hcells *c);

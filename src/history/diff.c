@@ -30,14 +30,32 @@ static void totals(struct lk_tdiff *d)
 		d->removed_objects += r->removed_objects;
 		d->bytes_a += r->bytes_a;
 		d->bytes_b += r->bytes_b;
+		d->objects_a += r->objects_a;
+		d->objects_b += r->objects_b;
 	}
 	qsort(d->rows, d->n_rows, sizeof(*d->rows), by_change);
+}
+
+/* The totals of h up to its end, the peak's time in ns. */
+static void side(const struct lk_history *h, const struct lk_hist_totals *t, struct lk_hist_totals *out)
+{
+	*out = *t;
+	out->peak_t = lk_history_ns(h, t->peak_t);
+}
+
+static void side_end(const struct lk_history *h, struct lk_hist_totals *out)
+{
+	struct lk_hist_totals t = {h->peak_bytes, h->peak_t, h->allocs, h->bytes_allocated,
+				   h->temporaries};
+	side(h, &t, out);
 }
 
 int lk_tdiff_within(const struct lk_history *h, struct lk_tdiff *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->exact = 1;
+	side(h, &h->at_from, &d->side_a);
+	side_end(h, &d->side_b);
 	d->t_a = lk_history_seconds(h, h->from_t);
 	d->t_b = lk_history_seconds(h, h->to_t);
 	d->ns_a = lk_history_ns(h, h->from_t);
@@ -156,6 +174,8 @@ static void add_row(struct lk_tdiff *d, const struct keyed *v, size_t from, size
 int lk_tdiff_between(const struct lk_history *a, const struct lk_history *b, struct lk_tdiff *d)
 {
 	memset(d, 0, sizeof(*d));
+	side_end(a, &d->side_a);
+	side_end(b, &d->side_b);
 	d->t_a = lk_history_seconds(a, a->to_t);
 	d->t_b = lk_history_seconds(b, b->to_t);
 	d->ns_a = lk_history_ns(a, a->to_t);

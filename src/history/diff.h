@@ -32,6 +32,10 @@ struct lk_tdiff {
 	size_t n_rows;
 	uint64_t added_bytes, added_objects, removed_bytes, removed_objects;
 	uint64_t bytes_a, bytes_b;
+	uint64_t objects_a, objects_b;
+	/* each point's trace up to it: its peak (peak_t in ns), allocations,
+	 * bytes allocated, temporary allocations */
+	struct lk_hist_totals side_a, side_b;
 };
 
 /* h was read with from = A (from_after) and to = B. */

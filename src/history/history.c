@@ -162,15 +162,36 @@ static void peak_settle(struct lk_history *h, size_t n)
 
 /* ---- the window ---------------------------------------------------------- */
 
+static uint64_t bytes_allocated(const struct lk_history *h);
+
+/* The totals so far (h up to date: hot_store), as a diff's side A has them. */
+static void totals_now(const struct lk_history *h, struct lk_hist_totals *out)
+{
+	out->peak_bytes = h->peak_bytes;
+	out->peak_t = h->peak_t;
+	out->allocs = 0;
+	for (unsigned c = 0; c < LK_HIST_SIZE_CLASSES; c++)
+		out->allocs += h->sizes[c].allocs;
+	out->bytes_allocated = bytes_allocated(h);
+	out->temporaries = h->temporaries;
+}
+
 /* The window starts: the timelines start there too (sample 0 at t). */
 static void fire_from(struct lk_history *h, uint64_t t)
 {
+	totals_now(h, &h->at_from);
 	h->from_done = 1;
 	h->from_t = t;
 	h->from_number = h->blocks.next;
 	h->origin = t;
-	if (h->opt.cells)
+	if (h->opt.cells) {
 		lk_hcells_start(&h->cells, h->from_number);
+		lk_hcells_start(&h->size_cells, h->from_number);
+	}
+	for (unsigned c = 0; c < LK_HIST_SIZE_CLASSES; c++) {
+		h->sizes[c].from_allocs = h->sizes[c].allocs;
+		h->sizes[c].from_bytes = h->sizes[c].bytes;
+	}
 	for (size_t i = 0; i < h->n_sites; i++) {
 		h->sites[i].from_bytes = h->hot[i].live_bytes;
 		h->sites[i].from_count = h->hot[i].live_count;
@@ -215,6 +236,28 @@ static int order_error(struct lk_history *h)
 			    lk_history_seconds(h, h->to_t), lk_point_describe(&h->opt.from, a, sizeof(a)));
 }
 
+/* The clock of the cells moved (opt.cells): 0 or -ENOMEM. */
+static int cells_clock(struct lk_history *h)
+{
+	int rc = lk_hcells_clock(&h->cells, &h->sampler, h->blocks.next);
+	return rc ? rc : lk_hcells_clock(&h->size_cells, &h->sampler, h->blocks.next);
+}
+
+/* Block b is live when the window ends: its size class counts it, and
+ * the cells by size class have it (not freed in the window). */
+static int size_class_at_to(struct lk_history *h, const struct lk_hblock *b)
+{
+	unsigned k = lk_hist_size_class_of(b->size);
+	struct lk_hist_size_class *c = &h->sizes[k];
+	c->to_live_count++;
+	c->to_live_bytes += b->size;
+	if (b->number >= h->from_number) {
+		c->win_count++;
+		c->win_bytes += b->size;
+	}
+	return h->opt.cells ? lk_hcells_add(&h->size_cells, k, b->number, b->size, 0, 0) : 0;
+}
+
 /* Block b is live at the end of the read: its size class counts it. */
 static void size_class_live(struct lk_history *h, const struct lk_hblock *b)
 {
@@ -237,11 +280,17 @@ static int fire_to(struct lk_history *h, uint64_t t, int at_end)
 	h->candidates = calloc(LK_HISTORY_SCATTER, sizeof(*h->candidates));
 	if (!h->candidates)
 		return -ENOMEM;
-	int rc = h->opt.cells ? lk_hcells_clock(&h->cells, &h->sampler, h->blocks.next) : 0;
+	int rc = h->opt.cells ? cells_clock(h) : 0;
 	uint64_t stride = 1;
+	for (unsigned c = 0; c < LK_HIST_SIZE_CLASSES; c++) {
+		h->sizes[c].to_allocs = h->sizes[c].allocs;
+		h->sizes[c].to_bytes = h->sizes[c].bytes;
+	}
 	lk_hblocks_foreach(&h->blocks, b) {
 		if (at_end)
 			size_class_live(h, &b);
+		if (rc == 0)
+			rc = size_class_at_to(h, &b);
 		if (b.site == LK_HBLOCK_NO_SITE)
 			continue;
 		struct lk_hist_site *s = &h->sites[b.site];
@@ -250,6 +299,7 @@ static int fire_to(struct lk_history *h, uint64_t t, int at_end)
 		if (b.number >= h->from_number) {
 			uint64_t bt = h->times_later ? b.number : b.t;
 			add_candidate(h, &b, bt, h->win_count, &stride);
+			lk_hspans_add(&h->spans, &h->cells, b.number, bt, b.size, b.site, 0);
 			if (!s->win_count || bt < s->win_first)
 				s->win_first = bt;
 			if (!s->win_count || bt > s->win_last)
@@ -289,7 +339,8 @@ static void number_to_time(uint64_t *t, const uint64_t *in, const uint64_t *out,
 static int recover_times(struct lk_history *h, struct lk_trace_reader *rd)
 {
 	size_t n = 0, k;
-	uint64_t *in = malloc((2 * h->n_sites + h->n_candidates + 1) * sizeof(*in)), *out = NULL;
+	uint64_t *in = malloc((2 * h->n_sites + h->n_candidates + h->spans.n + 1) * sizeof(*in));
+	uint64_t *out = NULL;
 	if (!in)
 		return -ENOMEM;
 	for (size_t i = 0; i < h->n_sites; i++)
@@ -299,6 +350,8 @@ static int recover_times(struct lk_history *h, struct lk_trace_reader *rd)
 		}
 	for (size_t i = 0; i < h->n_candidates; i++)
 		in[n++] = h->candidates[i].t;
+	for (size_t i = 0; i < h->spans.n; i++)
+		in[n++] = h->spans.v[i].t;
 	qsort(in, n, sizeof(*in), by_number);
 	for (size_t i = k = 0; i < n; i++)   /* each once */
 		if (!k || in[i] != in[k - 1])
@@ -326,6 +379,8 @@ static int recover_times(struct lk_history *h, struct lk_trace_reader *rd)
 		}
 	for (size_t i = 0; rc == 0 && i < h->n_candidates; i++)
 		number_to_time(&h->candidates[i].t, in, out, n);
+	for (size_t i = 0; rc == 0 && i < h->spans.n; i++)
+		number_to_time(&h->spans.v[i].t, in, out, n);
 	if (rc == 0)
 		qsort(h->candidates, h->n_candidates, sizeof(*h->candidates), by_time);
 	free(in);
@@ -503,7 +558,7 @@ static int slow_begin(struct lk_history *h, uint64_t t)
 		h->t_end = t;
 	if (h->from_done && !h->to_done) {
 		lk_sampler_advance(&h->sampler, t - h->origin);
-		if (h->opt.cells && (rc = lk_hcells_clock(&h->cells, &h->sampler, h->blocks.next)))
+		if (h->opt.cells && (rc = cells_clock(h)))
 			return rc;
 	}
 	h->events++;
@@ -583,12 +638,17 @@ HOT int block_gone(struct lk_history *h, struct hot *x, uint64_t size, uint32_t 
 		   uint64_t last1, uint64_t number, int real_free)
 {
 	x->live_bytes -= size;
+	int win = h->opt.cells && h->from_done && !h->to_done, rc;
+	if (win && (rc = lk_hcells_add(&h->size_cells, lk_hist_size_class_of(size), number, size, 1, 0)))
+		return rc;
 	if (site == LK_HBLOCK_NO_SITE)
 		return 0;
 	struct lk_hist_hot *hs = &h->hot[site];
-	int rc = site_touch(h, site, x, size, 0);
-	if (h->opt.cells && h->from_done && !h->to_done && rc == 0)
+	rc = site_touch(h, site, x, size, 0);
+	if (win && rc == 0) {
 		rc = lk_hcells_add(&h->cells, site, number, size, 1, real_free && last1 == number + 1);
+		lk_hspans_add(&h->spans, &h->cells, number, number, size, site, 1);
+	}
 	hs->live_bytes -= size;
 	hs->live_count--;
 	if (!real_free) {
@@ -907,8 +967,11 @@ static int finish(struct lk_history *h)
 		return -ENOMEM;
 	for (size_t j = 0; j < n; j++)
 		h->times[j] = lk_history_seconds(h, h->origin + (uint64_t)j * h->sampler.delta);
-	if (h->opt.cells)
+	if (h->opt.cells) {
 		lk_hcells_sort(&h->cells);
+		lk_hcells_sort(&h->size_cells);
+		lk_hspans_settle(&h->spans, &h->cells);
+	}
 	h->final_bytes = h->live_bytes;
 	h->final_count = lk_hblocks_count(&h->blocks);
 	/* every block added is live now, freed, or was replaced (lost frees) */
@@ -953,7 +1016,7 @@ static int start(struct lk_history *h, FILE *f, const struct lk_hist_options *op
 	memset(h, 0, sizeof(*h));
 	h->opt = *opt;
 	lk_sampler_init(&h->sampler);
-	if (opt->cells && (rc = lk_hcells_init(&h->cells)))
+	if (opt->cells && ((rc = lk_hcells_init(&h->cells)) || (rc = lk_hcells_init(&h->size_cells))))
 		return rc;
 	h->threads = calloc(THREAD_SLOTS, sizeof(*h->threads));
 	if (!h->threads || (rc = lk_symtab_init(&h->symtab)) || (rc = ensure_site(h, 0)))
@@ -963,6 +1026,9 @@ static int start(struct lk_history *h, FILE *f, const struct lk_hist_options *op
 	h->meta = *lk_trace_reader_meta(*rd);
 	h->times_later = h->meta.version >= 2 && ftello(f) >= 0;
 	if (lk_hblocks_init(&h->blocks, !h->times_later))
+		return -ENOMEM;
+	/* the blocks freed keep no time: the spans' come from the trace read again */
+	if (opt->cells && h->times_later && lk_hspans_init(&h->spans))
 		return -ENOMEM;
 	h->program = malloc(h->meta.cmdline_len + 1);
 	if (!h->program)
@@ -1286,6 +1352,8 @@ void lk_history_release(struct lk_history *h)
 	lk_series_release(&h->total_series);
 	lk_series_release(&h->rss_series);
 	lk_hcells_release(&h->cells);
+	lk_hcells_release(&h->size_cells);
+	lk_hspans_release(&h->spans);
 	free(h->times);
 	for (size_t i = 0; i < h->n_warnings; i++)
 		free(h->warnings[i]);

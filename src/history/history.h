@@ -27,7 +27,9 @@
  *   has them (history/verdicts.h makes them a leak report);
  *
  * - sizes: per power-of-two size class, allocations and bytes, and the
- *   blocks still live at the end (a histogram to choose --size by).
+ *   blocks still live at the end (a histogram to choose --size by); the
+ *   same of the window: allocations in it, blocks live at its end and
+ *   those of them allocated in it.
  *
  * The size filter keeps blocks of other sizes out of every per-site number;
  * the totals, the peak and the size classes are those of the whole heap.
@@ -45,6 +47,7 @@
 #include "history/cells.h"
 #include "history/point.h"
 #include "history/sampler.h"
+#include "history/spans.h"
 #include "history/symtab.h"
 #include "trace/reader.h"
 #include "trace/record.h"
@@ -108,6 +111,11 @@ struct lk_hist_site {
 struct lk_hist_size_class {
 	uint64_t allocs, bytes;
 	uint64_t live_count, live_bytes;   /* now; after the read: at the end */
+	/* the window: allocations (and bytes) made before it started and
+	 * before it ended; blocks live at its end, and of those the ones
+	 * allocated in it (not freed in the window) */
+	uint64_t from_allocs, from_bytes, to_allocs, to_bytes;
+	uint64_t to_live_count, to_live_bytes, win_count, win_bytes;
 };
 
 static inline unsigned lk_hist_size_class_of(uint64_t size)
@@ -128,6 +136,13 @@ static inline uint64_t lk_hist_size_class_max(unsigned c)
 struct lk_hist_name {
 	uint64_t t;
 	char *text;
+};
+
+/* Totals of the trace up to a point: the peak of the live bytes so far and
+ * its time (ticks), allocations, bytes allocated, temporary allocations. */
+struct lk_hist_totals {
+	uint64_t peak_bytes, peak_t;
+	uint64_t allocs, bytes_allocated, temporaries;
 };
 
 struct lk_hist_candidate {
@@ -177,6 +192,7 @@ struct lk_history {
 	int time_points;           /* a point at a time is still to come */
 	uint64_t from_t, to_t;
 	uint64_t from_number;      /* allocations from this number on are in the window */
+	struct lk_hist_totals at_from;   /* the totals when the window started */
 	uint64_t win_bytes, win_count;
 	struct lk_hist_candidate *candidates;  /* by time */
 	size_t n_candidates;
@@ -189,6 +205,10 @@ struct lk_history {
 	double *times;             /* sampler.due sample times, seconds */
 	struct lk_hcells cells;    /* when opt.cells: by site, a, f once read;
 				    * interval sampler.due ends at to_t */
+	struct lk_hcells size_cells;   /* the same by size class (every block,
+					* whatever the size filter) */
+	struct lk_hspans spans;    /* when opt.cells and the times come later:
+				    * the blocks that outlived their interval */
 	/* the verdicts of the scan at the process's end (CLASSES, format.h) */
 	struct lk_hist_verdicts {
 		int known;             /* the trace has them */

@@ -5,8 +5,9 @@
 // the hovered sample; the axis clipped above the spike, and log scale; a
 // window brushed on the Heap chart, after which the leak table, the summary,
 // the trees (with their function, file and module filters and the
-// caller/callee view) and the flame graph hold the numbers of `report
-// --from A --to B --format json`.
+// caller/callee view), the flame graph, the Sizes and the leak candidates
+// hold the numbers of `report --from A --to B --format json`, and the
+// Detailed table's sparklines are the window's.
 //
 //   node check_brush.mjs REPORT.html LEAKSCOPE TRACE SHOTS_DIR
 import { execFileSync } from 'node:child_process';
@@ -90,6 +91,8 @@ await run(async (browser) => {
   // the whole trace first: the page's leak table is the report's, and so
   // are the temporary allocations
   await page.click('#tab-summary');
+  const grow0 = await page.$$eval('#top-growth tr[data-site]', (trs) => trs.map((tr) => +tr.dataset.site));
+  check(JSON.stringify(grow0) === JSON.stringify(whole.growth.map((x) => x.site).slice(0, 10)), `summary: the growing sites of the whole trace ${JSON.stringify(grow0)}`);
   const temps = (await page.textContent('#sum-temporary .cv')).replace(/,/g, '');
   check(+temps === whole.summary.temporary_allocations, `summary: ${temps} temporary allocations = the report's`);
   check(JSON.stringify(await leakRows(page)) === JSON.stringify(leakList(whole)), 'leak table = report\'s leaks (whole trace)');
@@ -108,6 +111,12 @@ await run(async (browser) => {
     await page.click('#tab-summary');
     const card = await page.textContent('#sum-leaked .cs');
     check(card === `${j.summary.leaked_objects.toLocaleString('en-US')} blocks`, `${tag}: summary card ${card}`);
+    const grow = await page.$$eval('#top-growth tr[data-site]', (trs) => trs.map((tr) => +tr.dataset.site));
+    check(grow.length > 0 && JSON.stringify(grow) === JSON.stringify(j.growth.map((x) => x.site).slice(0, 10)),
+      `${tag}: summary: the growing sites in the report's order ${JSON.stringify(j.growth.map((x) => x.site))}, page ${JSON.stringify(grow)}`);
+    const end = await page.$eval('#sum-winend', (e) => [+e.dataset.bytes, +e.dataset.blocks]);
+    const wantEnd = [j.sizes.reduce((a, c) => a + c.window.live_bytes, 0), j.sizes.reduce((a, c) => a + c.window.live_objects, 0)];
+    check(JSON.stringify(end) === JSON.stringify(wantEnd), `${tag}: summary: live at the window's end ${end} = ${wantEnd}`);
     const all = await treeTotal(page, {});
     check(all === j.summary.leaked_bytes, `${tag}: trees' total ${all}`);
     const parse = j.leaks.filter((s) => s.stack.some((fr) => fr.function === 'parse_line')).reduce((a, s) => a + s.leaked_bytes, 0);
@@ -134,9 +143,33 @@ await run(async (browser) => {
     await page.click('#tab-table');
     const shown = +(await page.getAttribute(`#bands tr[data-id="site ${cfg}"] td[data-v]:nth-of-type(5)`, 'data-v'));
     check(shown === peak, `${tag}: Detailed: load_config's peak in the window ${shown} = ${peak}`);
+    // its sparkline: the window's samples, scaled to their largest
+    const spark = await page.$eval(`#bands tr[data-id="site ${cfg}"] td.spark`, (td) => [+td.dataset.max, td.querySelectorAll('polyline').length]);
+    check(spark[0] === peak && spark[1] === 1, `${tag}: Detailed: load_config's sparkline peaks at ${spark[0]} = ${peak}`);
     await page.click('#tab-flame');
     const opt = await page.$eval('#flame-measure option', (o) => o.textContent);
     check(opt.includes('(window)'), `${tag}: flame graph of the window: ${opt}`);
+    // the Sizes: each class's allocations, live and not-freed blocks of the window
+    await page.click('#tab-sizes');
+    const bars = await page.$$eval('#chart-sizes rect.szbar', (rs) => rs.map((r) => [+r.dataset.min, +r.dataset.allocs, +r.dataset.allocb,
+      +r.dataset.liven, +r.dataset.liveb, +r.dataset.leakn, +r.dataset.leakb]));
+    const wantBars = j.sizes.map((c) => [c.min, c.window.allocations, c.window.bytes, c.window.live_objects, c.window.live_bytes,
+      c.window.leaked_objects, c.window.leaked_bytes]);
+    check(JSON.stringify(bars) === JSON.stringify(wantBars), `${tag}: sizes = the report's window: ${JSON.stringify(bars)} vs ${JSON.stringify(wantBars)}`);
+    check(wantBars.some((b) => b[1] > 0) && JSON.stringify(wantBars) !== JSON.stringify(whole.sizes.map((c) => [c.min, c.allocations, c.bytes,
+      c.live_objects, c.live_bytes, c.live_objects, c.live_bytes])), `${tag}: the window's sizes are not the whole trace's`);
+    const opt2 = await page.$eval('#sizes-measure option', (o) => o.textContent);
+    check(opt2 === 'Allocations in the window', `${tag}: sizes measure says the window: ${opt2}`);
+    // the leak candidates: the blocks allocated in the window and not freed by its end
+    await page.click('#tab-candidates');
+    const dots = (await page.$$eval('#chart-candidates circle.cand', (cs) => cs.map((c) => [Math.round(+c.dataset.t * 1e9), +c.dataset.size, +c.dataset.site])))
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+    const wantDots = j.leak_candidates.points.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+    check(j.leak_candidates.shown === j.leak_candidates.blocks && JSON.stringify(dots) === JSON.stringify(wantDots),
+      `${tag}: leak candidates = the report's ${wantDots.length} points (page ${dots.length})`);
+    const count = await page.$eval('#cand-count', (p) => [+p.dataset.shown, +p.dataset.blocks]);
+    check(count[0] === j.leak_candidates.shown && count[1] === j.leak_candidates.blocks, `${tag}: leak candidates count ${count}`);
+    if (f0 === 0.3) await page.screenshot({ path: `${shots}/brush-candidates.png`, fullPage: true });
   }
   await page.click('#tab-leaks');
   await page.screenshot({ path: `${shots}/brush-leaks.png`, fullPage: true });
@@ -146,6 +179,23 @@ await run(async (browser) => {
   const wc = await page.$eval('#win-text', (e) => [+e.dataset.i, +e.dataset.j]);
   check(wc[0] < wc[1] && (await page.$$('#chart-candidates rect.winshade')).length === 1, `brushed on the leak candidates: samples ${wc}`);
   await page.click('#win-reset');
+  await page.click('#tab-summary');
+  check((await page.$$('#sum-winend')).length === 0, 'reset: no card for a window\'s end');
   check(JSON.stringify(await leakRows(page)) === JSON.stringify(leakList(whole)), 'reset: the whole trace again');
+  await page.click('#tab-sizes');
+  const wbars = await page.$$eval('#chart-sizes rect.szbar', (rs) => rs.map((r) => [+r.dataset.min, +r.dataset.allocs, +r.dataset.liveb]));
+  check(JSON.stringify(wbars) === JSON.stringify(whole.sizes.map((c) => [c.min, c.allocations, c.live_bytes])), 'reset: the sizes of the whole heap');
+  // the log scale box: the spike's 4 MiB class no longer flattens the 32-byte one
+  await page.selectOption('#sizes-measure', '1');
+  const heights = async () => page.$$eval('#chart-sizes rect.szbar', (rs) => rs.map((r) => [+r.dataset.min, +r.getAttribute('height')]));
+  const ratio = (hs) => hs.find((x) => x[0] === 32)[1] / Math.max(...hs.map((x) => x[1]));
+  const lin = ratio(await heights());
+  await page.check('#opt-log');
+  const lg = ratio(await heights());
+  check(await page.getAttribute('#chart-sizes svg', 'data-axis') === 'log' && lin < 0.01 && lg > 0.1, `sizes on a log scale: the 32-byte class ${lin.toFixed(4)} of the tallest, then ${lg.toFixed(2)}`);
+  await page.screenshot({ path: `${shots}/brush-sizes-log.png`, fullPage: true });
+  await page.uncheck('#opt-log');
+  await page.click('#tab-candidates');
+  check((await page.$$('#chart-candidates circle.cand')).length === whole.leak_candidates.shown, 'reset: the report\'s leak candidates');
   clean(log, 'brush page');
 });

@@ -21,6 +21,10 @@ expect_json "$T/data.json" "(.series[] | select(.name == \"live bytes\") | .v[-1
 expect_json "$T/g.json" '.summary.rss_peak_bytes >= .summary.peak_live_bytes'
 expect_json "$T/data.json" '([.series[] | select(.name == "rss") | .v[]] | max) >= ([.series[] | select(.name == "live bytes") | .v[]] | max)'
 expect_json "$T/data.json" '(.cells.sites | length) >= 3 and (.cells.t | length) == (.series[0].t | length)'
+# the whole trace's window is the whole heap: the sizes' window numbers are theirs
+expect_json "$T/g.json" '.sizes | all(.window == {allocations, bytes, live_objects, live_bytes, leaked_objects: .live_objects, leaked_bytes: .live_bytes})'
+# the blocks for the leak candidates of any window: every block not freed is one
+expect_json "$T/data.json" "([.cells.spans[] | select(.[4] == -1)] | length) == $(jq '.leak_candidates.blocks' "$T/g.json") and .cells.spansSampled == false"
 # a report's own window: the blocks allocated before it are not in it
 mid=$(jq '.summary.duration_ns / 2e9' "$T/g.json")
 "$LEAKSCOPE" report --format html --from "$mid" -o "$T/w.html" "$T/g.lstrace" 2> "$T/stderr" || fail "report --from --format html"

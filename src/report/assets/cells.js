@@ -7,13 +7,17 @@
  * 0 holds what happened up to t[0]. The window from sample i to sample j
  * holds the intervals i+1..j (and 0 when i is 0): the events at times in
  * (t[i], t[j]], as `leakscope report --from t[i]+1us --to t[j]` reads them.
- * Every number is exact for such a window.
+ * Every number is exact for such a window. The cells by size class
+ * (data.sizes: class, a, f, blocks, bytes) give the window's size
+ * histogram the same way, and the blocks that outlived the interval of
+ * their allocation (data.spans: time, size, site, a, f; an even sample
+ * when data.spansSampled) its leak candidates.
  */
 var LK = window.LK || (window.LK = {});
 LK.cells = function (data) {
   'use strict';
   if (!data || !data.t || !data.t.length) return null;
-  var t = data.t, sites = data.sites || [];
+  var t = data.t, sites = data.sites || [], sizes = data.sizes || [];
   function inWin(k, i, j) { return k >= 0 && (k > i || (i === 0 && k === 0)) && k <= j; }
   /* per site of the window from sample i to sample j: allocations and
    * bytes, frees and bytes, temporary allocations freed in it, blocks
@@ -36,7 +40,26 @@ LK.cells = function (data) {
     });
     var bySite = {};
     out.forEach(function (r) { bySite[r.site] = r; });
-    return { sites: out, bySite: bySite, total: tot, i: i, j: j, from: t[i], to: t[j] };
+    return { sites: out, bySite: bySite, total: tot, i: i, j: j, from: t[i], to: t[j], sizes: computeSizes(i, j),
+      cands: data.spans ? data.spans.filter(function (p) { return inWin(p[3], i, j) && (p[4] < 0 || p[4] > j); }) : null };
+  }
+  /* per size class of the window (its cells: class, a, f, blocks, bytes):
+   * allocations and bytes in it, blocks live at its end, and of those the
+   * ones allocated in it; {class: {allocs, allocB, liveN, liveB, leakN, leakB}} */
+  function computeSizes(i, j) {
+    var m = {};
+    sizes.forEach(function (c) {
+      var r = { allocs: 0, allocB: 0, liveN: 0, liveB: 0, leakN: 0, leakB: 0 };
+      for (var k = 1; k + 3 < c.length; k += 4) {
+        var a = c[k], f = c[k + 1], n = c[k + 2], b = c[k + 3];
+        var allocIn = inWin(a, i, j), liveEnd = a <= j && (f < 0 || f > j);
+        if (allocIn) { r.allocs += n; r.allocB += b; }
+        if (liveEnd) { r.liveN += n; r.liveB += b; }
+        if (allocIn && liveEnd) { r.leakN += n; r.leakB += b; }
+      }
+      m[c[0]] = r;
+    });
+    return m;
   }
   /* live bytes of every site at each sample: {site: [bytes...]} */
   function liveSeries() {

@@ -113,7 +113,7 @@
     SITES[st[2]] = { label: leafLabel(f), f: f };
   });
   (function () {
-    var ids = Object.keys(SITES), names = LK.siteLabels(ids.map(function (k) { return SITES[k]; }));
+    var ids = Object.keys(SITES), names = LK.siteLabels(ids.map(function (k) { return { label: SITES[k].label, f: SITES[k].f, id: k }; }));
     ids.forEach(function (k, i) { SITES[k].leaf = SITES[k].label; SITES[k].label = names[i]; });
     (D.bands || []).forEach(function (b) { var k = siteOf(b.id); if (k != null && SITES[k]) b.label = SITES[k].label; });
     (D.leaks || []).forEach(function (r) { r.label = SITES[r.site].label; });
@@ -364,14 +364,15 @@
   panes.push({ id: 'norm', title: 'Normalised', help: 'Each band as a percentage of the total of the shown bands at each sample time.' });
   panes.push({ id: 'line', title: 'Line chart', help: 'Each band relative to its own maximum (100%). A line that keeps climbing is a band that grows slowly \u2014 a leak candidate even when it is small.' });
   panes.push({ id: 'table', title: 'Detailed', help: 'Every band with its statistics. Click a column header to sort (Slope: fastest-growing first), type to search labels' + (D.detailColumns.length ? ' and ' + esc(D.detailColumns.join(', ')) : '') + '.' +
-    (D.cells ? ' With a window chosen, the statistics are those of the window\'s samples.' : '') });
+    (D.cells ? ' With a window chosen, the sparklines and statistics are those of the window\'s samples.' : '') });
 
-  if (D.summary) panes.unshift({ id: 'summary', title: 'Summary', help: 'The heap at a glance: its peak, what was live at the end, what the window allocated, freed and left unfreed, temporary allocations, and the sites that matter most. Drag across any chart to choose a window: this tab, the leak table, the trees and the flame graph are recomputed for it.' });
+  if (D.summary) panes.unshift({ id: 'summary', title: 'Summary', help: 'The heap at a glance: its peak, what was live at the end, what the window allocated, freed and left unfreed, temporary allocations, and the sites that matter most. Drag across any chart to choose a window: this tab, the leak table, the leak candidates, the sizes, the detailed table, the trees and the flame graph are recomputed for it.' });
+  if (D.diffSummary) panes.unshift({ id: 'summary', title: 'Summary', help: 'The two points at a glance: what was added (live at B, not at A) and removed (live at A, not at B), each point\'s live bytes and blocks and its trace\'s peak, allocations and temporary allocations up to it, with their difference, and the sites that added, removed and held the most.' });
   if (D.run && D.verdicts) panes.unshift({ id: 'summary', title: 'Summary', help: 'The end of the run at a glance: the bytes and blocks of each verdict of the scan made as the processes ended, what the suppressions took, and the largest allocation sites not freed.' });
   if (D.leaks && D.diff) panes.push({ id: 'leaks', title: 'Added', help: 'Blocks live at B and not at A, per allocation site, largest first. The flame graph and the trees also show what was removed (live at A, not at B) and what was live at each point. Click a row for its stack.' });
   else if (D.leaks && D.run) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks not freed when the process ended, grouped by allocation stack and by the verdict of the scan made as it ended: lost (definitely, indirectly, possibly), still reachable, or not freed when there was no scan; suppressed groups last. Click a row for its stack.' });
   else if (D.leaks) panes.push({ id: 'leaks', title: 'Leaks', help: 'Blocks allocated in the window and not freed by its end, grouped by allocation stack, largest first, with the times of their first and last allocation: leaks that started early and kept going are the likely true ones. When the window reaches the end of the trace, the verdict of the scan made as the process ended says which are lost (definitely, indirectly, possibly) and which were still reachable, as leakscope run says it. Click a row for its stack.' });
-  if (D.candidates) panes.push({ id: 'candidates', title: 'Leak candidates', help: 'Each dot is a block not freed: when it was allocated (x) and its size (y), coloured by its allocation site (the rank in the Leaks table). A horizontal line of dots is a site that leaks the same size over and over.' });
+  if (D.candidates) panes.push({ id: 'candidates', title: 'Leak candidates', help: 'Each dot is a block not freed: when it was allocated (x) and its size (y), coloured by its allocation site (the rank in the Leaks table). A horizontal line of dots is a site that leaks the same size over and over.' + (D.cells && D.cells.spans ? ' With a window chosen, the dots are the blocks allocated in it and not freed by its end.' : '') });
   /* Flame graph data: a trace's allocation stacks (D.flame), or the
    * cost-centre stacks of a -hc profile (labels "inner/.../outer"). */
   var FLAME = null;
@@ -389,7 +390,7 @@
     'Allocation stacks merged into one tree: the program\'s entry at the bottom, the function that allocated at the top of each tower; a frame\'s width is its share of the chosen measure. Hover for numbers, click a frame to zoom into it, search to highlight functions.' :
     'Cost-centre stacks merged into one tree: MAIN or a CAF at the bottom, the cost centre that holds the memory at the top of each tower; a frame\'s width is its share of the chosen measure. Hover for numbers, click a frame to zoom into it, search to highlight cost centres.' });
   if (D.flame) panes.push({ id: 'trees', title: 'Trees', help: 'The allocation stacks as trees: top-down (the program\'s entry first), bottom-up (the allocating functions first, their callers under them) and the callers and callees of one function (\u21C4 on a row). Filter by function, file or module: only the stacks with a matching frame count.' });
-  if (D.sizes && D.sizes.length) panes.push({ id: 'sizes', title: 'Sizes', help: 'Allocations by size class (powers of two), the whole heap: how many, how many bytes, and what was still live at the end. A class that keeps blocks live is where a --size filter narrows the report to a leak.' });
+  if (D.sizes && D.sizes.length) panes.push({ id: 'sizes', title: 'Sizes', help: 'Allocations by size class (powers of two), the whole heap: how many, how many bytes, what was still live at the end and what the window left unfreed. A class that keeps blocks live is where a --size filter narrows the report to a leak. The log scale box keeps small classes visible next to a large one.' + (D.cells ? ' With a window chosen, the numbers are the window\'s.' : '') });
   var TIMECHARTS = ['heap', 'area', 'norm', 'line', 'candidates'];
   var nav = h('nav', { 'class': 'tabs', role: 'tablist' });
   app.appendChild(nav);
@@ -548,7 +549,7 @@
   });
   var cols = [
     { key: 'rank', title: '#', num: true, get: function (r) { return r.i + 1; }, fmt: function (v) { return v; }, first: 1 },
-    { key: 'spark', title: 'Profile', get: function (r) { return r.trend; }, first: -1, tip: 'sparkline of live bytes over the run; sorts by net growth of the line' },
+    { key: 'spark', title: 'Profile', get: function (r) { return rowSpark(r).trend; }, first: -1, tip: 'sparkline of live bytes over the run (or the window); sorts by net growth of the line' },
     { key: 'label', title: 'Label', get: function (r) { return r.b.label.toLowerCase(); }, first: 1 },
     { key: 'integrated', title: 'Integrated size', num: true, s: 0, fmt: fmtByteSec, tip: 'area under the curve' },
     { key: 'peak', title: 'Peak', num: true, s: 1, fmt: fmtBytes },
@@ -576,13 +577,34 @@
     if (statsWin !== WIN) {
       statsWin = WIN;
       liveBySite = liveBySite || CELLS.liveSeries();
-      rows.forEach(function (x) { x.ws = null; });
+      rows.forEach(function (x) { x.ws = null; x.wsp = null; });
     }
     if (!r.ws) {
       var v = liveBySite[site] || [];
       r.ws = LK.bandStats(CELLS.t.slice(WIN.i, WIN.j + 1), CELLS.t.slice(WIN.i, WIN.j + 1).map(function (x, k) { return v[WIN.i + k] || 0; }));
     }
     return r.ws;
+  }
+  /* a band's sparkline: the report's, or of the window's samples (its
+   * live bytes from the cells) as the writer makes them: SPARK_POINTS
+   * bucket maxima, each scaled to the largest in 1/63 steps */
+  var SPARK_POINTS = 60;
+  function rowSpark(r) {
+    var site = siteOf(r.b.id);
+    if (!WIN || site == null) return { sp: r.sp, trend: r.trend, max: r.b.s[1] };
+    rowStats(r);
+    if (!r.wsp) {
+      var v = liveBySite[site] || [], n = WIN.j - WIN.i + 1, m = Math.min(n, SPARK_POINTS), pts = [], top = 0;
+      for (var b = 0; b < m; b++) {
+        var lo = Math.floor(b * n / m), hi = Math.floor((b + 1) * n / m), x = 0;
+        for (var k = lo; k < hi; k++) if ((v[WIN.i + k] || 0) > x) x = v[WIN.i + k];
+        pts.push(x);
+        if (x > top) top = x;
+      }
+      var sp = pts.map(function (x) { return top > 0 ? Math.round(x / top * 63) / 63 : 0; });
+      r.wsp = { sp: sp, trend: sp.length ? sp[sp.length - 1] - sp[0] : 0, max: top };
+    }
+    return r.wsp;
   }
   var tp = pane('table');
   var tstate = { sort: 0, dir: 1, q: [], page: 0, per: 50, open: {} };
@@ -662,7 +684,7 @@
       html.push('<tr class="band' + (native ? ' native' : '') + '" data-band="' + r.i + '" data-id="' + esc(b.id) + '">');
       cols.forEach(function (c) {
         if (c.key === 'rank') html.push('<td class="num">' + (r.i + 1) + '</td>');
-        else if (c.key === 'spark') html.push('<td class="spark">' + sparkSvg(r.sp, color) + '</td>');
+        else if (c.key === 'spark') { var spk = rowSpark(r); html.push('<td class="spark" data-max="' + spk.max + '" data-trend="' + spk.trend + '">' + sparkSvg(spk.sp, color) + '</td>'); }
         else if (c.key === 'label') html.push('<td class="label" title="' + esc(b.label + (b.id !== b.label ? '\n' + b.id : '')) + '">' +
           (native ? '<span class="tw">' + (open ? '\u25BE' : '\u25B8') + '</span>' : '') +
           (r.i < chart.bands.length ? '<span class="sw" style="background:' + color + '"></span> ' : '') + esc(b.label) + '</td>');
@@ -768,13 +790,26 @@
     var cp = pane('candidates');
     var chost = h('div', { 'class': 'chart', id: 'chart-candidates' });
     cp.sec.appendChild(chost);
+    /* the dots: [time, size, colour, label, site]: the report's blocks not
+     * freed, or the window's (cells.js), coloured by their site's rank in
+     * the Leaks table */
+    function candPoints() {
+      if (!WIN || !WIN.cands) return D.candidates.points.map(function (p) {
+        var l = D.leaks[p[2]];
+        return [p[0], p[1], p[2], l ? l.label : 'site', l ? l.site : ''];
+      });
+      var rank = {};
+      WIN.sites.filter(function (r) { return r.leakB > 0; }).sort(function (a, b) { return b.leakB - a.leakB || a.site - b.site; })
+        .forEach(function (r, k) { rank[r.site] = k; });
+      return WIN.cands.map(function (p) { return [p[0], p[1], rank[p[2]] || 0, siteName(p[2]), p[2]]; });
+    }
     cp.render = function () {
-      var pts = D.candidates.points, W = Math.max(chost.clientWidth || 0, 360), H = HEIGHT;
+      var pts = candPoints(), W = Math.max(chost.clientWidth || 0, 360), H = HEIGHT, own = WIN && WIN.cands;
       var ML = 78, MR = 18, MT = 12, MB = 34, pw = W - ML - MR, ph = H - MT - MB;
       var x0 = Math.min(0, D.t0), x1 = D.t1 > x0 ? D.t1 : x0 + 1, smax = 1, smin = Infinity;
       pts.forEach(function (p) { if (p[1] > smax) smax = p[1]; if (p[1] < smin) smin = p[1]; });
       var logy = pts.length && smax / Math.max(smin, 1) > 100;
-      var ylo = logy ? Math.log(Math.max(smin, 1)) / Math.LN10 : 0, yhi = logy ? Math.log(smax) / Math.LN10 : smax;
+      var ylo = logy ? Math.log(Math.max(smin, 1)) / Math.LN10 : 0, yhi = logy ? Math.log(smax) / Math.LN10 + 0.05 : smax * 1.06;  /* the largest dots below the frame */
       if (yhi <= ylo) yhi = ylo + 1;
       function X(t) { return ML + (t - x0) / (x1 - x0) * pw; }
       function Y(v) { var y = logy ? Math.log(Math.max(v, 1)) / Math.LN10 : v; return MT + ph - (y - ylo) / (yhi - ylo) * ph; }
@@ -796,14 +831,16 @@
       if (CELLS) s.push('<rect class="overlay" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '" fill="transparent"/>');
       if (!pts.length) s.push('<text class="empty" x="' + (ML + pw / 2) + '" y="' + (MT + ph / 2) + '" text-anchor="middle">no block left unfreed</text>');
       pts.forEach(function (p) {
-        var lab = D.leaks[p[2]] ? D.leaks[p[2]].label : 'site';
-        s.push('<circle class="cand" cx="' + X(p[0]).toFixed(1) + '" cy="' + Y(p[1]).toFixed(1) + '" r="3" fill="' + PALETTE[p[2] % PALETTE.length] +
-          '" fill-opacity="' + (WIN && ((WIN.i > 0 && p[0] <= WIN.from) || p[0] > WIN.to) ? '0.12' : '0.7') + '"><title>' + esc(fmtBytes(p[1]) + ' at ' + fmtTime(p[0]) + ' \u2014 ' + lab) + '</title></circle>');
+        s.push('<circle class="cand" data-t="' + p[0] + '" data-size="' + p[1] + '" data-site="' + p[4] + '" cx="' + X(p[0]).toFixed(1) + '" cy="' + Y(p[1]).toFixed(1) +
+          '" r="3" fill="' + PALETTE[p[2] % PALETTE.length] + '" fill-opacity="' + (WIN && !own && ((WIN.i > 0 && p[0] <= WIN.from) || p[0] > WIN.to) ? '0.12' : '0.7') + '"><title>' +
+          esc(fmtBytes(p[1]) + ' at ' + fmtTime(p[0]) + ' \u2014 ' + p[3]) + '</title></circle>');
       });
       if (WIN) s.push('<rect class="winshade" x="' + X(WIN.from).toFixed(1) + '" y="' + MT + '" width="' + Math.max(X(WIN.to) - X(WIN.from), 1).toFixed(1) + '" height="' + ph + '"/>');
       s.push('<rect class="frame" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '"/>');
       s.push('</svg>');
-      chost.innerHTML = s.join('') + '<p class="help">' + pts.length + (D.candidates.blocks > pts.length ? ' of ' + D.candidates.blocks + ' blocks (an even sample)' : ' blocks') +
+      var nAll = own ? WIN.total.leakN : D.candidates.blocks;
+      chost.innerHTML = s.join('') + '<p class="help" id="cand-count" data-shown="' + pts.length + '" data-blocks="' + nAll + '">' + pts.length +
+        (nAll > pts.length ? ' of ' + nAll + ' blocks (an even sample)' : ' blocks') + (own ? ' allocated in the window and not freed by its end' : '') +
         (logy ? '; sizes on a logarithmic scale' : '') + '</p>';
       if (CELLS) LK.brush(chost.querySelector('svg'), { x0: x0, x1: x1, left: ML, width: pw }, function (a, b) { setWindow(CELLS.snap(a), CELLS.snap(b)); });
     };
@@ -811,36 +848,56 @@
 
   /* ---- native traces: allocation size classes ---- */
   if (D.sizes && D.sizes.length) {
-    var sp = pane('sizes'), SZM = [['Allocations', 2, false], ['Bytes allocated', 3, true], ['Blocks live at the end', 4, false], ['Bytes live at the end', 5, true]];
+    var sp = pane('sizes');
+    /* [title, title in a window, key, bytes] */
+    var SZM = [['Allocations', 'Allocations in the window', 'allocs', false], ['Bytes allocated', 'Bytes allocated in the window', 'allocB', true],
+      ['Blocks live at the end', 'Blocks live at the window\'s end', 'liveN', false], ['Bytes live at the end', 'Bytes live at the window\'s end', 'liveB', true],
+      ['Blocks not freed', 'Blocks not freed in the window', 'leakN', false], ['Bytes not freed', 'Bytes not freed in the window', 'leakB', true]];
     var szk = 0;
     sp.sec.insertAdjacentHTML('beforeend', '<div class="tools"><label>Height: <select id="sizes-measure">' +
       SZM.map(function (m, k) { return '<option value="' + k + '">' + esc(m[0]) + '</option>'; }).join('') + '</select></label></div>');
     var shost = h('div', { 'class': 'chart', id: 'chart-sizes' });
     sp.sec.appendChild(shost);
-    function szRange(r) { return r[0] === r[1] ? 'size ' + fmtBytes(r[0]) : trimz(fmtBytes(r[0])) + ' \u2264 size < ' + trimz(fmtBytes(r[1] + 1)); }
+    function szRange(r) { return r.min === r.max ? 'size ' + fmtBytes(r.min) : trimz(fmtBytes(r.min)) + ' \u2264 size < ' + trimz(fmtBytes(r.max + 1)); }
+    /* the classes: the report's numbers, or the window's (cells.js) */
+    function szRows() {
+      return D.sizes.map(function (r) {
+        var w = WIN && WIN.sizes ? WIN.sizes[r[0]] || {} : null;
+        function v(key, k) { return w ? w[key] || 0 : r[k]; }
+        return { c: r[0], min: r[1], max: r[2], allocs: v('allocs', 3), allocB: v('allocB', 4), liveN: v('liveN', 5), liveB: v('liveB', 6),
+          leakN: v('leakN', 7), leakB: v('leakB', 8) };
+      });
+    }
     sp.render = function () {
       var W = Math.max(shost.clientWidth || 0, 360), H = HEIGHT, ML = 78, MR = 18, MT = 12, MB = 46;
-      var pw = W - ML - MR, ph = H - MT - MB, m = SZM[szk], ymax = 1;
-      D.sizes.forEach(function (r) { if (r[m[1]] > ymax) ymax = r[m[1]]; });
-      var step = m[2] ? byteStep(ymax, 5) : niceStep(ymax / 5), top = Math.ceil(ymax / step) * step || 1;
-      function Y(v) { return MT + ph - v / top * ph; }
-      var bw = pw / D.sizes.length;
-      var s = ['<svg xmlns="' + SVGNS + '" viewBox="0 0 ' + W + ' ' + H + '" height="' + H + '" role="img" aria-label="allocation sizes"><g class="axis">'];
-      ticks(0, top, step).forEach(function (v) {
+      var pw = W - ML - MR, ph = H - MT - MB, m = SZM[szk], rows = szRows(), key = m[2];
+      var opts = sp.sec.querySelectorAll('#sizes-measure option');
+      SZM.forEach(function (me, k) { opts[k].textContent = WIN ? me[1] : me[0]; });
+      /* the log scale box of the byte charts: one large class does not flatten the rest */
+      var ax = LK.yAxis(rows.map(function (r) { return r[key]; }), { log: CHART.log, clip: false },
+        function (mx) { return m[3] ? byteStep(Math.max(mx, 1), 5) : niceStep(Math.max(mx, 1) / 5); });
+      function Y(v) { return MT + ph - Math.min(ax.scale(v), 1) * ph; }
+      function num(n) { return n.toLocaleString('en-US'); }
+      var bw = pw / rows.length;
+      var s = ['<svg xmlns="' + SVGNS + '" viewBox="0 0 ' + W + ' ' + H + '" height="' + H + '" data-axis="' + (ax.log ? 'log' : 'linear') +
+        '" role="img" aria-label="allocation sizes"><g class="axis">'];
+      ax.ticks.forEach(function (v) {
         var y = Y(v).toFixed(1);
         s.push('<line class="grid" x1="' + ML + '" x2="' + (ML + pw) + '" y1="' + y + '" y2="' + y + '"/><text x="' + (ML - 6) + '" y="' + y +
-          '" dy="0.32em" text-anchor="end">' + esc(m[2] ? trimz(fmtBytes(v)) : String(v)) + '</text>');
+          '" dy="0.32em" text-anchor="end">' + esc(m[3] ? trimz(fmtBytes(v)) : String(v)) + '</text>');
       });
-      D.sizes.forEach(function (r, i) {
-        if (D.sizes.length <= 24 || i % 2 === 0)
-          s.push('<text x="' + (ML + (i + 0.5) * bw).toFixed(1) + '" y="' + (MT + ph + 16) + '" text-anchor="middle">' + esc(trimz(fmtBytes(r[0]))) + '</text>');
+      rows.forEach(function (r, i) {
+        if (rows.length <= 24 || i % 2 === 0)
+          s.push('<text x="' + (ML + (i + 0.5) * bw).toFixed(1) + '" y="' + (MT + ph + 16) + '" text-anchor="middle">' + esc(trimz(fmtBytes(r.min))) + '</text>');
       });
-      s.push('<text x="' + (ML + pw) + '" y="' + (H - 4) + '" text-anchor="end">size class (from)</text></g>');
-      D.sizes.forEach(function (r, i) {
-        var v = r[m[1]], y = Y(v), x = ML + i * bw + bw * 0.1;
-        s.push('<rect class="szbar" data-min="' + r[0] + '" x="' + x.toFixed(1) + '" y="' + y.toFixed(1) + '" width="' + (bw * 0.8).toFixed(1) + '" height="' + (MT + ph - y).toFixed(1) +
-          '" fill="' + PALETTE[0] + '"><title>' + esc(szRange(r) + ': ' + r[2].toLocaleString('en-US') + ' allocations (' + fmtBytes(r[3]) + '), ' +
-          r[4].toLocaleString('en-US') + ' live at the end (' + fmtBytes(r[5]) + ')') + '</title></rect>');
+      s.push('<text x="' + (ML + pw) + '" y="' + (H - 4) + '" text-anchor="end">size class (from)' + (WIN ? ', in the window' : '') + '</text></g>');
+      rows.forEach(function (r, i) {
+        var y = Y(r[key]), x = ML + i * bw + bw * 0.1;
+        s.push('<rect class="szbar" data-min="' + r.min + '" data-class="' + r.c + '" data-allocs="' + r.allocs + '" data-allocb="' + r.allocB + '" data-liven="' + r.liveN +
+          '" data-liveb="' + r.liveB + '" data-leakn="' + r.leakN + '" data-leakb="' + r.leakB + '" x="' + x.toFixed(1) + '" y="' + y.toFixed(1) + '" width="' + (bw * 0.8).toFixed(1) +
+          '" height="' + (MT + ph - y).toFixed(1) + '" fill="' + PALETTE[0] + '"><title>' + esc(szRange(r) + ': ' + num(r.allocs) + ' allocations' + (WIN ? ' in the window' : '') +
+          ' (' + fmtBytes(r.allocB) + '), ' + num(r.liveN) + (WIN ? ' live at the window\'s end' : ' live at the end') + ' (' + fmtBytes(r.liveB) + '), ' +
+          num(r.leakN) + ' not freed' + (WIN ? ' in the window' : '') + ' (' + fmtBytes(r.leakB) + ')') + '</title></rect>');
       });
       s.push('<rect class="frame" x="' + ML + '" y="' + MT + '" width="' + pw + '" height="' + ph + '"/></svg>');
       shost.innerHTML = s.join('');
@@ -1006,13 +1063,41 @@
     };
   }
 
+  /* ---- a diff's page: its summary (summary.js) ---- */
+  if (D.diffSummary) {
+    var dsp = pane('summary'), dshost = h('div', { id: 'summary-body' }), dflame = {};
+    dsp.sec.appendChild(dshost);
+    if (D.flame) D.flame.stacks.forEach(function (st) { if (st[2] != null) dflame[st[2]] = st[0]; });
+    dsp.render = function () {
+      dshost.innerHTML = LK.diffSummary({ S: D.diffSummary, flame: dflame, name: siteName, fmtBytes: fmtBytes, fmtTime: fmtTime, esc: esc });
+    };
+  }
+
   /* ---- native traces: summary and trees (summary.js, trees.js) ---- */
+  /* the sites live at the window's end whose live bytes grew over its
+   * samples (the slope of their least-squares line, bandstats.js), as the
+   * report's growth ranking; computed once a window */
+  var growthWin = null, growthRows = [], wholeWin = null;
+  function growthOf(w) {
+    if (growthWin === w) return growthRows;
+    liveBySite = liveBySite || CELLS.liveSeries();
+    var ts = CELLS.t.slice(w.i, w.j + 1);
+    growthWin = w;
+    growthRows = [];
+    w.sites.forEach(function (r) {
+      if (!(r.liveB > 0)) return;
+      var v = liveBySite[r.site] || [], st = LK.bandStats(ts, ts.map(function (x, k) { return v[w.i + k] || 0; }));
+      if (st[5] > 0) growthRows.push({ site: r.site, slope: st[5] });
+    });
+    return growthRows;
+  }
   if (D.summary) {
     var smp = pane('summary'), shost2 = h('div', { id: 'summary-body' }), flameBySite = {};
     smp.sec.appendChild(shost2);
     if (D.flame) D.flame.stacks.forEach(function (st) { if (st[2] != null) flameBySite[st[2]] = st[0]; });
     smp.render = function () {
-      shost2.innerHTML = LK.summary({ S: D.summary, win: WIN || (CELLS ? CELLS.compute(0, CELLS.t.length - 1) : null), flame: flameBySite,
+      var sw = WIN || (CELLS ? (wholeWin = wholeWin || CELLS.compute(0, CELLS.t.length - 1)) : null);
+      shost2.innerHTML = LK.summary({ S: D.summary, win: sw, windowed: !!WIN, flame: flameBySite, growth: sw ? growthOf(sw) : [],
         name: siteName, fmtBytes: fmtBytes, fmtTime: fmtTime, esc: esc });
     };
   }

@@ -8,9 +8,18 @@
  *                                             is the window's end
  *             "sites": [[site, a, f, blocks, bytes, temporary, a, f, ...], ...]}
  *
+ *             "sizes": [[class, a, f, blocks, bytes, a, f, ...], ...]}
+ *
  * one array per site, its cells by allocation interval a (-1: before the
  * window) then free interval f (-1: not freed when the window ended);
- * temporary: how many of the blocks were temporary allocations.
+ * temporary: how many of the blocks were temporary allocations; one array
+ * per size class (history.h: class c holds the sizes of bit length c) of
+ * every block, whatever the size filter, its cells the same way;
+ *
+ *             "spans": [[seconds, size, site, a, f], ...]
+ *
+ * the blocks that outlived the interval of their allocation (an even
+ * sample, history/spans.h): the leak candidates of any window.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -32,11 +41,10 @@ static void times_json(FILE *f, const struct lk_history *h)
 	putc(']', f);
 }
 
-int lk_history_cells_json(FILE *f, const struct lk_history *h)
+/* "key":[[site or class, a, f, blocks, bytes(, temporary), a, ...], ...] */
+static void cells_json(FILE *f, const char *key, const struct lk_hcells *c, int temps)
 {
-	const struct lk_hcells *c = &h->cells;
-	times_json(f, h);
-	fputs(",\"sites\":[", f);
+	fprintf(f, ",\"%s\":[", key);
 	for (size_t i = 0; c->slots && i < c->n; i++) {
 		const struct lk_hcell *x = &c->slots[i];
 		int first = i == 0 || c->slots[i - 1].site != x->site;
@@ -50,8 +58,41 @@ int lk_history_cells_json(FILE *f, const struct lk_history *h)
 			fputs("-1", f);
 		else
 			fprintf(f, "%u", x->f);
-		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, x->count, x->bytes, x->temps);
+		fprintf(f, ",%" PRIu64 ",%" PRIu64, x->count, x->bytes);
+		if (temps)
+			fprintf(f, ",%" PRIu64, x->temps);
 	}
-	fputs(c->n ? "]]}" : "]}", f);
+	fputs(c->n ? "]]" : "]", f);
+}
+
+/* "spans": [[seconds, size, site, a, f], ...] (history/spans.h), and
+ * "spansSampled": true when they are an even sample; nothing when the
+ * trace could not give the times of the blocks freed. */
+static void spans_json(FILE *f, const struct lk_history *h)
+{
+	const struct lk_hspans *s = &h->spans;
+	if (!s->v)
+		return;
+	fputs(",\"spans\":[", f);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct lk_hspan *x = &s->v[i];
+		fputs(i ? ",\n[" : "\n[", f);
+		lk_json_fixed(f, (double)lk_history_ns(h, x->t) / 1e9, 9);
+		fprintf(f, ",%" PRIu64 ",%" PRIu32 ",%u,", x->size, x->site, x->a);
+		if (x->f == LK_HCELL_NEVER)
+			fputs("-1]", f);
+		else
+			fprintf(f, "%u]", x->f);
+	}
+	fprintf(f, "],\"spansSampled\":%s", s->stride > 1 ? "true" : "false");
+}
+
+int lk_history_cells_json(FILE *f, const struct lk_history *h)
+{
+	times_json(f, h);
+	cells_json(f, "sites", &h->cells, 1);
+	cells_json(f, "sizes", &h->size_cells, 0);
+	spans_json(f, h);
+	putc('}', f);
 	return ferror(f) ? -EIO : 0;
 }

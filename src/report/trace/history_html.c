@@ -282,8 +282,9 @@ struct extra_data {
 };
 
 /* "leaks": [{b, n, t0, t1, label, f, site}], "candidates": {blocks, sites, points},
- * "sizes": [[min, max, allocations, bytes, live blocks, live bytes]] per size
- * class, "flame" (history_flame.c). */
+ * "sizes": [[class, min, max, allocations, bytes, live blocks, live bytes,
+ * blocks and bytes not freed in the window]] per size class, "flame"
+ * (history_flame.c). */
 static int extra(FILE *f, void *arg)
 {
 	const struct extra_data *d = arg;
@@ -341,9 +342,10 @@ static int extra(FILE *f, void *arg)
 		const struct lk_hist_size_class *k = &h->sizes[c];
 		if (!k->allocs)
 			continue;
-		fprintf(f, "%s[%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]",
-			first ? "" : ",", lk_hist_size_class_min(c), lk_hist_size_class_max(c), k->allocs,
-			k->bytes, k->live_count, k->live_bytes);
+		fprintf(f, "%s[%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%" PRIu64 ",%" PRIu64 "]", first ? "" : ",", c, lk_hist_size_class_min(c),
+			lk_hist_size_class_max(c), k->allocs, k->bytes, k->live_count, k->live_bytes,
+			k->win_count, k->win_bytes);
 		first = 0;
 	}
 	putc(']', f);

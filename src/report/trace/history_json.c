@@ -163,7 +163,8 @@ static void summary(FILE *out, const struct lk_history *h)
 	putc('}', out);
 }
 
-/* "sizes": the size classes that saw an allocation, smallest first. */
+/* "sizes": the size classes that saw an allocation, smallest first, with
+ * their numbers in the window. */
 static void sizes(FILE *out, const struct lk_history *h)
 {
 	int first = 1;
@@ -178,7 +179,13 @@ static void sizes(FILE *out, const struct lk_history *h)
 		u64(out, "bytes", k->bytes);
 		u64(out, "live_objects", k->live_count);
 		u64(out, "live_bytes", k->live_bytes);
-		putc('}', out);
+		fprintf(out, ",\"window\":{\"allocations\":%" PRIu64, k->to_allocs - k->from_allocs);
+		u64(out, "bytes", k->to_bytes - k->from_bytes);
+		u64(out, "live_objects", k->to_live_count);
+		u64(out, "live_bytes", k->to_live_bytes);
+		u64(out, "leaked_objects", k->win_count);
+		u64(out, "leaked_bytes", k->win_bytes);
+		fputs("}}", out);
 		first = 0;
 	}
 	putc(']', out);

@@ -5,7 +5,8 @@
  * totals; the page's Leaks tab lists the sites that added blocks (live at
  * B and not at A) with their stacks, and its flame graph and trees
  * (report/flame_json.h) draw the stacks by bytes added, removed, live at A
- * or at B.
+ * or at B; its Summary tab the numbers of each point (live, peak,
+ * allocations, temporary allocations up to it) and their differences.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -82,10 +83,37 @@ static int row_stack(void *arg, size_t i, size_t max, struct lk_flame_stack *out
 	return 0;
 }
 
+/* One side of "diffSummary": {live, liveN, peak, peakT, allocs, bytes, temporaries}. */
+static void side_json(FILE *f, const char *key, uint64_t live, uint64_t live_n, double t,
+		      const struct lk_hist_totals *s)
+{
+	fprintf(f, "\"%s\":{\"t\":", key);
+	lk_json_fixed(f, t, 9);
+	fprintf(f, ",\"live\":%" PRIu64 ",\"liveN\":%" PRIu64 ",\"peak\":%" PRIu64 ",\"peakT\":", live,
+		live_n, s->peak_bytes);
+	lk_json_fixed(f, (double)s->peak_t / 1e9, 9);
+	fprintf(f, ",\"allocs\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"temporaries\":%" PRIu64 "}",
+		s->allocs, s->bytes_allocated, s->temporaries);
+}
+
+/* "diffSummary": each point's numbers and what changed between them, for
+ * the page's Summary tab. */
+static void summary_json(FILE *f, const struct lk_tdiff *d)
+{
+	fputs(",\"diffSummary\":{", f);
+	side_json(f, "a", d->bytes_a, d->objects_a, d->t_a, &d->side_a);
+	putc(',', f);
+	side_json(f, "b", d->bytes_b, d->objects_b, d->t_b, &d->side_b);
+	fprintf(f, ",\"added\":%" PRIu64 ",\"addedN\":%" PRIu64 ",\"removed\":%" PRIu64
+		",\"removedN\":%" PRIu64 ",\"exact\":%s}", d->added_bytes, d->added_objects,
+		d->removed_bytes, d->removed_objects, d->exact ? "true" : "false");
+}
+
 static int extra(FILE *f, void *arg)
 {
 	const struct lk_tdiff *d = arg;
 	rows_json(f, d);
+	summary_json(f, d);
 	return lk_flame_json(f, measures, sizeof(measures) / sizeof(measures[0]), d->n_rows,
 			     d->n_rows, row_stack, arg);
 }

@@ -60,15 +60,26 @@ static void site_id(FILE *out, const char *key, uint32_t id)
 		fprintf(out, ",\"%s\":%" PRIu32, key, id);
 }
 
+/* "live_bytes", "live_objects" at the point, then its trace's totals up to it. */
+static void side_json(FILE *out, uint64_t bytes, uint64_t objects, const struct lk_hist_totals *t)
+{
+	fprintf(out, ",\"live_bytes\":%" PRIu64 ",\"live_objects\":%" PRIu64 ",\"peak_bytes\":%" PRIu64
+		",\"peak_t_ns\":%" PRIu64 ",\"allocations\":%" PRIu64 ",\"bytes_allocated\":%" PRIu64
+		",\"temporary_allocations\":%" PRIu64 "}", bytes, objects, t->peak_bytes, t->peak_t,
+		t->allocs, t->bytes_allocated, t->temporaries);
+}
+
 int lk_tdiff_write_json(const struct lk_tdiff *d, FILE *out)
 {
 	fputs("{\"schema\":\"" LK_TRACE_DIFF_SCHEMA "\",\"a\":{\"point\":", out);
 	lk_json_string(out, d->a);
-	fprintf(out, ",\"t_ns\":%" PRIu64 ",\"live_bytes\":%" PRIu64 "},\"b\":{\"point\":",
-		d->ns_a, d->bytes_a);
+	fprintf(out, ",\"t_ns\":%" PRIu64, d->ns_a);
+	side_json(out, d->bytes_a, d->objects_a, &d->side_a);
+	fputs(",\"b\":{\"point\":", out);
 	lk_json_string(out, d->b);
-	fprintf(out, ",\"t_ns\":%" PRIu64 ",\"live_bytes\":%" PRIu64 "},\"exact\":%s", d->ns_b,
-		d->bytes_b, d->exact ? "true" : "false");
+	fprintf(out, ",\"t_ns\":%" PRIu64, d->ns_b);
+	side_json(out, d->bytes_b, d->objects_b, &d->side_b);
+	fprintf(out, ",\"exact\":%s", d->exact ? "true" : "false");
 	fprintf(out, ",\"added_bytes\":%" PRIu64 ",\"added_objects\":%" PRIu64
 		",\"removed_bytes\":%" PRIu64 ",\"removed_objects\":%" PRIu64 ",\n\"sites\":[",
 		d->added_bytes, d->added_objects, d->removed_bytes, d->removed_objects);
