@@ -36,6 +36,7 @@ for b in $breakdowns; do
 		(cd "$out" && ./census $((mb * per_mb)) +RTS -l -h${b#h} -i0.002 \
 			-ol"$b-${mb}mb.eventlog.part" -RTS > /dev/null)
 		mv "$log.part" "$log"
+		rm -f "$out/census.hp"   # the profile as text too
 	fi
 	echo "== -$b: $log"
 	EVENTLOG=$log sh bench/eventlog-throughput.sh
