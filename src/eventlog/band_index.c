@@ -53,10 +53,24 @@ long lk_band_index_add(struct lk_band_index *x, const struct lk_band_key *k, siz
 		return -ENOMEM;
 	memcpy(key, k->s, k->n);
 	key[k->n] = 0;
-	x->names[x->n] = (struct lk_band_name){.key = key, .n = k->n, .stack = (int)(k->meta & 1)};
-	x->slots[slot] = (struct lk_band_slot){.head = {k->head[0], k->head[1]}, .last = k->last,
-					       .meta = k->meta, .band1 = (uint32_t)x->n + 1};
-	return (long)x->n++;
+	struct lk_band_slot words = {.head = {k->head[0], k->head[1]}, .last = k->last,
+				     .meta = k->meta, .band1 = (uint32_t)x->n + 1};
+	x->slots[slot] = words;
+	x->names[x->n] = (struct lk_band_name){.words = words, .key = key, .n = k->n,
+					       .stack = (int)(k->meta & 1)};
+	return lk_band_index_seen(x, (long)x->n++);
+}
+
+void lk_band_index_census(struct lk_band_index *x)
+{
+	if (x->guessing && x->hits * 4 < x->tries * 3) {
+		x->guessing = 0;
+		x->quiet = 1;
+	} else if (!x->guessing && x->quiet++ % LK_BAND_INDEX_GUESS_RETRY == 0) {
+		x->guessing = 1;   /* the first census, then every GUESS_RETRY-th */
+	}
+	x->tries = x->hits = 0;
+	x->last1 = 0;
 }
 
 /* Keys the caller took (set to NULL) are left alone. */

@@ -357,6 +357,7 @@ static uint64_t cc_hash(struct builder *b, size_t i) { return hash_u64(b->ccs[i]
 static int new_census(struct builder *b, uint64_t t_ns)
 {
 	b->orphans = 0;
+	lk_band_index_census(&b->bands);
 	return lk_census_begin(&b->census, (double)t_ns / 1e9);
 }
 

@@ -3,7 +3,9 @@
  * every key length from 0 to 40 bytes found again from another copy of
  * its bytes, keys that differ in one byte anywhere (the middle of a long
  * key too) kept apart, a stack and a label of the same bytes kept apart,
- * and the table grown past its first size with every band still found.
+ * the table grown past its first size with every band still found, and
+ * censuses that list their bands in the same order, then in another (the
+ * band guessed from the census before right, then wrong).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +35,7 @@ static long get(struct lk_band_index *x, const char *key, size_t n, int stack, c
 	return i;
 }
 
-static long find(const struct lk_band_index *x, const char *key, size_t n, int stack, char junk)
+static long find(struct lk_band_index *x, const char *key, size_t n, int stack, char junk)
 {
 	char *buf = placed(key, n, junk);
 	struct lk_band_key k;
@@ -95,9 +97,31 @@ static void test_growth(void)
 	lk_band_index_release(&x);
 }
 
+static void test_orders(void)
+{
+	static const char *const labels[] = {"THUNK", "FUN_2_0", "ARR_WORDS", "Main.Record", "T"};
+	struct lk_band_index x = {0};
+	int fine = 1;
+	for (int census = 0; census < 4; census++) {
+		lk_band_index_census(&x);
+		for (int j = 0; j < 5; j++) {
+			/* the same order twice, then rotated, then reversed */
+			int i = census < 2 ? j : census == 2 ? (j + 2) % 5 : 4 - j;
+			fine &= get(&x, labels[i], strlen(labels[i]), 0, '!') == i;
+		}
+	}
+	ok(fine && x.n == 5, "5 bands in the same order, rotated, reversed: each found as itself");
+	lk_band_index_census(&x);
+	ok(find(&x, "THUNK", 5, 0, '!') == 0 && find(&x, "FUN_2_0", 7, 0, '!') == 1 &&
+	   find(&x, "ARR_WORD", 8, 0, '!') < 0 && find(&x, "Main.Record", 11, 0, '!') == 3,
+	   "a key like the guessed band's but shorter is not found");
+	lk_band_index_release(&x);
+}
+
 int main(void)
 {
 	test_lengths();
 	test_growth();
+	test_orders();
 	return tap_done();
 }
