@@ -14,8 +14,9 @@
 #include <unistd.h>
 
 #include "common/error.h"
-#include "eventlog/census.h"
+#include "eventlog/band_index.h"
 #include "eventlog/bigendian.h"
+#include "eventlog/census.h"
 #include "eventlog/infotables.h"
 #include "eventlog/profile.h"
 #include "eventlog/reader.h"
@@ -77,14 +78,6 @@ static int grow(void *pptr, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
 static uint64_t hash_u64(uint64_t x)
 {
 	x ^= x >> 33;
@@ -94,12 +87,6 @@ static uint64_t hash_u64(uint64_t x)
 }
 
 /* ---- builder state ---------------------------------------------------- */
-
-struct bband {
-	char *key;
-	size_t klen;
-	long next;        /* band that followed this one in the last census, -1 */
-};
 
 struct ipe {
 	uint64_t addr;
@@ -125,11 +112,7 @@ struct builder {
 	const struct lk_profile_options *opt;
 	struct lk_timeline *tl;
 	struct lk_census census;      /* the bands' values */
-	long first, last;             /* band order guesses (struct bband.next) */
-	struct bband *bands;
-	size_t n_bands, cap_bands;
-	size_t *bidx;                 /* open addressing: band index + 1 */
-	size_t bidx_cap;
+	struct lk_band_index bands;   /* by key */
 	struct ipe *ipes;
 	size_t n_ipes, cap_ipes;
 	size_t *iidx;
@@ -146,8 +129,6 @@ struct builder {
 	int orphans;                  /* samples of a census left out: ignored
 				       * until the next census begins */
 	char *program;                /* its path as it was run (argv[0]) */
-	char *ccbuf;                  /* scratch for cost-centre stack keys */
-	size_t ccbuf_cap;
 };
 
 static int meta_set(struct lk_timeline *tl, const char *key, char *value)
@@ -370,120 +351,52 @@ static int rehash(size_t **idx, size_t *cap, size_t n,
 	return 0;
 }
 
-static uint64_t band_hash(struct builder *b, size_t i)
-{
-	return hash_bytes(b->bands[i].key, b->bands[i].klen);
-}
-
 static uint64_t ipe_hash(struct builder *b, size_t i) { return hash_u64(b->ipes[i].addr); }
 static uint64_t cc_hash(struct builder *b, size_t i) { return hash_u64(b->ccs[i].id); }
 
-static int key_is(const struct bband *bb, const char *key, size_t n)
-{
-	return bb->klen == n && memcmp(bb->key, key, n) == 0;
-}
-
-/* Index of the band called key (n bytes), created if new; <0 on ENOMEM. */
-static long band_find(struct builder *b, const char *key, size_t n)
-{
-	if (b->n_bands * 2 >= b->bidx_cap &&
-	    rehash(&b->bidx, &b->bidx_cap, b->n_bands, band_hash, b))
-		return -ENOMEM;
-	size_t h = (size_t)hash_bytes(key, n) & (b->bidx_cap - 1);
-	while (b->bidx[h]) {
-		if (key_is(&b->bands[b->bidx[h] - 1], key, n))
-			return (long)(b->bidx[h] - 1);
-		h = (h + 1) & (b->bidx_cap - 1);
-	}
-	if (grow(&b->bands, &b->cap_bands, b->n_bands + 1, sizeof(*b->bands)))
-		return -ENOMEM;
-	char *k = dupn(key, n);
-	if (!k)
-		return -ENOMEM;
-	b->bands[b->n_bands] = (struct bband){.key = k, .klen = n, .next = -1};
-	b->bidx[h] = ++b->n_bands;
-	return (long)b->n_bands - 1;
-}
-
-/* Censuses list their bands in much the same order each time: the band
- * that followed the previous one last time is tried before hashing. */
-static long band_guess(const struct builder *b)
-{
-	return b->last < 0 ? b->first : b->bands[b->last].next;
-}
-
-static void band_seen(struct builder *b, long i)
-{
-	if (b->last < 0)
-		b->first = i;
-	else
-		b->bands[b->last].next = i;
-	b->last = i;
-}
-
-static long band_of_sample(struct builder *b, const char *key, size_t n)
-{
-	long guess = band_guess(b);
-	long i = guess >= 0 && key_is(&b->bands[guess], key, n) ? guess : band_find(b, key, n);
-	if (i >= 0)
-		band_seen(b, i);
-	return i;
-}
-
-static inline int same8(const void *a, const void *b)
-{
-	uint64_t x, y;
-	memcpy(&x, a, 8);
-	memcpy(&y, b, 8);
-	return x == y;
-}
-
-static inline int same4(const void *a, const void *b)
-{
-	uint32_t x, y;
-	memcpy(&x, a, 4);
-	memcpy(&y, b, 4);
-	return x == y;
-}
-
-/* The band's key is the NUL-terminated string at s, within avail bytes
- * (compared inline, 8 bytes at a time, the last 8 overlapping those
- * before: keys are short, and this runs once a sample). */
-static int key_at(const struct bband *bb, const uint8_t *s, size_t avail)
-{
-	size_t n = bb->klen;
-	if (n >= avail || s[n] != 0)
-		return 0;
-	const char *k = bb->key;
-	if (n < 8)   /* closure types: THUNK, FUN_2_0 ... */
-		return n < 4 ? memcmp(k, s, n) == 0
-			     : same4(k, s) && same4(k + n - 4, s + n - 4);
-	for (size_t i = 0; i + 8 < n; i += 8)
-		if (!same8(k + i, s + i))
-			return 0;
-	return same8(k + n - 8, s + n - 8);
-}
-
 static int new_census(struct builder *b, uint64_t t_ns)
 {
-	b->last = -1;
 	b->orphans = 0;
+	lk_band_index_census(&b->bands);
 	return lk_census_begin(&b->census, (double)t_ns / 1e9);
 }
 
 /* A sample outside a census begins one at its time. */
 static int add_value(struct builder *b, uint64_t t_ns, const char *key, size_t n,
-		     double bytes)
+		     int stack, double bytes)
 {
 	int rc;
 	if (b->orphans)
 		return 0;
 	if (!b->census.open && (rc = new_census(b, t_ns)))
 		return rc;
-	long i = band_of_sample(b, key, n);
+	struct lk_band_key k;
+	lk_band_key_make(&k, key, n, stack);
+	long i = lk_band_index_get(&b->bands, &k);
 	if (i < 0)
 		return (int)i;
 	return lk_census_add(&b->census, (size_t)i, bytes);
+}
+
+/* The band of a string sample's label (p + 9, len - 9 bytes, len at
+ * least 10), added if new; <0 on ENOMEM. */
+static long string_band(struct builder *b, const uint8_t *p, size_t len)
+{
+	const char *s = (const char *)p + 9;
+	size_t avail = len - 9, n, slot;
+	struct lk_band_key k;
+	long i;
+	/* GHC writes the label's NUL last: looked up at that length first.
+	 * A band's key has no NUL, so one that matches is all the label. */
+	if (s[avail - 1] == 0) {
+		lk_band_key_make(&k, s, avail - 1, 0);
+		if ((i = lk_band_index_find(&b->bands, &k, &slot)) >= 0)
+			return i;
+	}
+	const uint8_t *q = p + 9;
+	const char *label = strz(&q, p + len, &n);
+	lk_band_key_make(&k, label, n, 0);
+	return lk_band_index_get(&b->bands, &k);
 }
 
 /* HEAP_PROF_SAMPLE_STRING: u8 profile id, u64 bytes, label\0. */
@@ -494,15 +407,9 @@ static int on_sample_string(struct builder *b, uint64_t t, const uint8_t *p, siz
 		return 0;
 	if (!b->census.open && (rc = new_census(b, t)))
 		return rc;
-	long i = band_guess(b);
-	if (i < 0 || !key_at(&b->bands[i], p + 9, len - 9)) {
-		const uint8_t *q = p + 9;
-		size_t n;
-		const char *label = strz(&q, p + len, &n);
-		if ((i = band_find(b, label, n)) < 0)
-			return (int)i;
-	}
-	band_seen(b, i);
+	long i = string_band(b, p, len);
+	if (i < 0)
+		return (int)i;
 	return lk_census_add(&b->census, (size_t)i, (double)be64(p + 1));
 }
 
@@ -603,8 +510,9 @@ static int on_cost_centre(struct builder *b, const uint8_t *p, size_t len)
 	return 0;
 }
 
-/* A -hc sample: the band key is the stack of ids ("#1,2,3"), turned into
- * labels once every cost centre is known (finish_cc). */
+/* A -hc sample: the band key is the stack of ids as they lie in the
+ * event, made text ("#1,2,3", stack_text) and then labels once every cost
+ * centre is known (finish_cc). */
 static int on_sample_cc(struct builder *b, uint64_t t, const uint8_t *p, size_t len)
 {
 	if (len < 10)
@@ -613,14 +521,7 @@ static int on_sample_cc(struct builder *b, uint64_t t, const uint8_t *p, size_t 
 	size_t depth = p[9];
 	if (len < 10 + 4 * depth)
 		depth = (len - 10) / 4;
-	if (grow(&b->ccbuf, &b->ccbuf_cap, 2 + depth * 11, 1))
-		return -ENOMEM;
-	size_t k = 0;
-	b->ccbuf[k++] = '#';
-	for (size_t i = 0; i < depth; i++)
-		k += (size_t)sprintf(b->ccbuf + k, i ? ",%" PRIu32 : "%" PRIu32,
-				     be32(p + 10 + 4 * i));
-	return add_value(b, t, b->ccbuf, k, (double)bytes);
+	return add_value(b, t, (const char *)p + 10, 4 * depth, 1, (double)bytes);
 }
 
 /* ---- metadata events -------------------------------------------------- */
@@ -902,6 +803,26 @@ static int by_marker(const void *pa, const void *pb)
 	return (a->t > b->t) - (a->t < b->t);
 }
 
+/* A cost-centre stack band's key made text: "#" and the ids, innermost
+ * first, joined by ",". */
+static int stack_text(struct lk_band_name *bb)
+{
+	size_t depth = bb->n / 4, n = 1;
+	char *s = malloc(2 + 11 * depth);
+	if (!s)
+		return -ENOMEM;
+	s[0] = '#';
+	s[1] = 0;
+	for (size_t i = 0; i < depth; i++)
+		n += (size_t)sprintf(s + n, i ? ",%" PRIu32 : "%" PRIu32,
+				     be32((const uint8_t *)bb->key + 4 * i));
+	free(bb->key);
+	bb->key = s;
+	bb->n = n;
+	bb->stack = 0;
+	return 0;
+}
+
 static int finish(struct builder *b)
 {
 	struct lk_timeline *tl = b->tl;
@@ -911,14 +832,17 @@ static int finish(struct builder *b)
 		return rc;
 	size_t ns = lk_census_points(c);
 	tl->times = malloc((ns ? ns : 1) * sizeof(double));
-	tl->bands = calloc(b->n_bands ? b->n_bands : 1, sizeof(*tl->bands));
+	size_t n_bands = b->bands.n;
+	tl->bands = calloc(n_bands ? n_bands : 1, sizeof(*tl->bands));
 	if (!tl->times || !tl->bands)
 		return -ENOMEM;
 	for (size_t i = 0; i < ns; i++)
 		tl->times[i] = lk_census_time(c, i);
 	tl->n_samples = ns;
-	for (size_t k = 0; k < b->n_bands; k++) {
-		struct bband *bb = &b->bands[k];
+	for (size_t k = 0; k < n_bands; k++) {
+		struct lk_band_name *bb = &b->bands.names[k];
+		if (bb->stack && stack_text(bb))
+			return -ENOMEM;
 		char *label = strdup(bb->key);
 		if (!label)
 			return -ENOMEM;
@@ -928,12 +852,12 @@ static int finish(struct builder *b)
 		bb->key = NULL;
 		tl->n_bands++;
 	}
-	double **values = malloc((b->n_bands ? b->n_bands : 1) * sizeof(*values));
-	if (!values || lk_census_take_values(c, values, b->n_bands)) {
+	double **values = malloc((n_bands ? n_bands : 1) * sizeof(*values));
+	if (!values || lk_census_take_values(c, values, n_bands)) {
 		free(values);
 		return -ENOMEM;
 	}
-	for (size_t k = 0; k < b->n_bands; k++)
+	for (size_t k = 0; k < n_bands; k++)
 		tl->bands[k].values = values[k];
 	free(values);
 
@@ -987,10 +911,7 @@ static int finish(struct builder *b)
 static void builder_release(struct builder *b)
 {
 	lk_census_release(&b->census);
-	for (size_t i = 0; i < b->n_bands; i++)
-		free(b->bands[i].key);
-	free(b->bands);
-	free(b->bidx);
+	lk_band_index_release(&b->bands);
 	for (size_t i = 0; i < b->n_ipes; i++)
 		for (int j = 0; j < 6; j++)
 			free(b->ipes[i].f[j]);
@@ -1008,7 +929,6 @@ static void builder_release(struct builder *b)
 		free(ss[i]->t);
 		free(ss[i]->v);
 	}
-	free(b->ccbuf);
 	free(b->program);
 }
 
@@ -1053,7 +973,7 @@ int lk_profile_read(FILE *f, const struct lk_profile_options *opt,
 	int rc = lk_eventlog_open(f, &r);
 	if (rc)
 		return rc;
-	struct builder b = {.opt = opt ? opt : &defaults, .tl = tl, .first = -1, .last = -1};
+	struct builder b = {.opt = opt ? opt : &defaults, .tl = tl};
 	lk_eventlog_want_only(r, wanted_events, sizeof(wanted_events) / sizeof(wanted_events[0]));
 	while ((rc = lk_eventlog_next(r, &ev)) > 0) {
 		if (rc == LK_EVENTLOG_SKIPPED)
