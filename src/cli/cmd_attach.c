@@ -67,8 +67,8 @@ const struct lk_cli_cmd lk_cli_attach = {
 	"or 1 as root). Each is checked first and refused with a message; the\n"
 	"process is never left stopped, and goes on if leakscope is killed.\n"
 	"\n"
-	"exit status: 0 the recording ended (detached, or the process ended); 2\n"
-	"usage error; 125 the process could not be attached, or a trace could\n"
+	"exit status: 0 the recording ended (detached, or the process ended);\n"
+	"2 usage error; 125 the process could not be attached, or a trace could\n"
 	"not be written.\n",
 };
 
