@@ -1,7 +1,9 @@
 # libleakscope.so exports only the allocator entry points it interposes,
 # dlclose, the execve family, _exit and _Exit (the exit call-back where
 # ptrace is not permitted), ptrace (to hand a process over to another
-# tracer) and the leakscope_* program API, and needs
+# tracer), the leakscope_* program API and leakscope_attached_start (what
+# `leakscope attach` calls in libleakscope-attach.so, built from the same
+# sources), and needs
 # nothing beyond libc: the program sees no library of ours but this one.
 . "$(dirname "$0")/../lib.sh"
 so=$ROOT/build/libleakscope.so
@@ -22,6 +24,7 @@ exit
 free
 leakscope_add_mark
 leakscope_add_snapshot
+leakscope_attached_start
 leakscope_disable_thread
 leakscope_enable_thread
 leakscope_ignore_object
