@@ -2,7 +2,7 @@
 # what it allocates while attached is recorded with its stacks, marks sent
 # with `leakscope mark PID` are in the trace, `leakscope detach PID` ends
 # the recording (and is answered once done) and the server runs on
-# unharmed; it can be attached again. The trace ranks handle_request's
+# unharmed; it can be attached again, and checked as any process between. The trace ranks handle_request's
 # lost blocks first: 100 bytes a request, but the last (a global holds it);
 # the blocks from before the attach are grouped by size, the 777 bytes it
 # lost before (malloc's usable size 792) definitely lost, the 5,000 it
@@ -47,6 +47,11 @@ requests 1 10
 "$LEAKSCOPE" mark "$vpid" "ten requests" || fail "mark failed"
 detach
 requests 11 12            # unharmed, unrecorded
+# checked as any process again: 11 of the 12 requests' blocks are lost
+"$LEAKSCOPE" check -f json "$vpid" > "$T/check.json" 2> "$T/check.err" ||
+	{ cat "$T/check.err"; fail "check after detach failed"; }
+expect_json "$T/check.json" "[.processes[0].leaks[] | select(.class == \"definitely-lost\"
+	and .stack[0].module == \"blocks of 104 bytes\")][0].objects == 11"
 attach "$T/b.lstrace"      # again
 requests 13 15
 detach
