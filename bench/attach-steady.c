@@ -31,7 +31,8 @@ __attribute__((noinline)) static void pair_at(int depth, size_t size)
 	}
 	void *p = malloc(size);
 	memset(p, 1, size < 64 ? size : 64);
-	free(p);
+	sink = p;           /* escapes: the pair is not optimized away */
+	free(sink);
 }
 
 __attribute__((noinline)) static void leak_one(void)

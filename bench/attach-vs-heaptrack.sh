@@ -15,7 +15,7 @@ trap 'rm -rf "$W"' EXIT
 cc -O2 -g -fno-omit-frame-pointer -o "$W/steady" "$ROOT/bench/attach-steady.c" || exit 1
 
 median() { sort -n | awk '{a[NR] = $1} END {print NR ? a[int((NR + 1) / 2)] : "-"}'; }
-ms() { date +%s%N | awk '{printf "%d\n", $1 / 1000000}'; }
+ms() { date +%s%3N; }
 
 run() { # tool n
 	"$W/steady" 12 > "$W/out" &
@@ -24,16 +24,16 @@ run() { # tool n
 	t0=$(ms)
 	case $1 in
 	leakscope)
-		"$LEAKSCOPE" attach -q -o "$W/l.lstrace" $pid 2> "$W/err" &
+		"$LEAKSCOPE" attach -o "$W/l.lstrace" $pid 2> "$W/err" &
 		tool=$!
 		until grep -q "attached" "$W/err" 2> /dev/null || ! kill -0 $tool 2> /dev/null; do
 			sleep 0.01
 		done
 		;;
 	heaptrack)
-		(cd "$W" && heaptrack -p $pid > "$W/err" 2>&1) &
+		(cd "$W" && timeout 30 heaptrack -p $pid > "$W/err" 2>&1) &
 		tool=$!
-		until grep -q "injected\|heaptrack output will be written" "$W/err" 2> /dev/null ||
+		until grep -q "injection finished" "$W/err" 2> /dev/null ||
 		      ! kill -0 $tool 2> /dev/null; do
 			sleep 0.01
 		done
@@ -52,8 +52,12 @@ run() { # tool n
 			| "\(.class) \(.objects) x 64 B"] | join(", ")' "$W/l.json" > "$W/$1.found" ;;
 	heaptrack)
 		f=$(ls "$W"/heaptrack.steady.*.zst "$W"/heaptrack.steady.*.gz 2> /dev/null | head -n 1)
-		heaptrack_print -f "$f" 2> /dev/null | awk '/^MEMORY LEAKS/,0' | grep -m1 -B1 -A3 "leak_one" \
-			| tr '\n' ' ' | cut -c1-160 > "$W/$1.found"
+		if grep -q "No symbol \"heaptrack_inject\"\|Couldn't write" "$W/err"; then
+			echo "did not attach: $(grep -m1 "Couldn't\|No symbol" "$W/err")" > "$W/$1.found"
+		else
+			heaptrack_print -f "$f" 2> /dev/null | grep -m1 -A2 "leak_one" \
+				| tr '\n' ' ' | cut -c1-160 > "$W/$1.found"
+		fi
 		rm -f "$W"/heaptrack.steady.* ;;
 	esac
 }
