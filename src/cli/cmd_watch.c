@@ -27,7 +27,8 @@
 enum { OPT_INTERVAL = LK_CLI_LONG, OPT_SERVE };
 
 static const struct lk_cli_opt options[] = {
-	{"interval", OPT_INTERVAL, "MS", "refresh every MS milliseconds (default 1000)"},
+	{"interval", OPT_INTERVAL, "MS", "refresh every MS milliseconds (default 1000;\n"
+	 "at least twice what a refresh takes)"},
 	LK_CLI_OPT_TOP("growing sites shown (default 5)"),
 	{"serve", OPT_SERVE, "[ADDR:]PORT", "show the view on a web page too, served at\n"
 	 "ADDR:PORT (ADDR 127.0.0.1 unless given; PORT 0:\n"
