@@ -16,7 +16,7 @@
 #include "report/text_frames.h"
 #include "report/timeline/timeline_report.h"
 
-#define LABEL_COLS 44    /* "  live   123,456,789 B  peak 123,456,789 B  " */
+#define LABEL_COLS 47    /* "  live  %13s B  peak %13s B  " */
 #define MARKS_SHOWN 5    /* on a terminal: the last ones */
 
 static const char *const blocks[8] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
@@ -56,7 +56,7 @@ static void gauge(FILE *out, const struct lk_history *h, const char *name, uint6
 	char a[32], p[32];
 	fprintf(out, "  %-5s %13s B  peak %13s B  ", name, lk_grouped(now, a, sizeof(a)),
 		lk_grouped(peak, p, sizeof(p)));
-	int cols = v->width - LABEL_COLS;
+	int cols = v->width - LABEL_COLS - 1;   /* the last column left empty: no wrap */
 	sparkline(out, h, b, (double)now, cols < 8 ? 8 : cols);
 	putc('\n', out);
 }

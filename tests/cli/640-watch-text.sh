@@ -4,8 +4,8 @@
 # (the trace asked from the recording's control socket), the blocks show
 # the live bytes growing, grow_cache as the growing site, each mark once,
 # and watch ends by itself when the recording ends, with the numbers of
-# `leakscope report` on the same trace. A finished trace is shown once;
-# a pid no recording traces is an error.
+# `leakscope report` on the same trace. A finished trace is shown once,
+# on a terminal drawn to its width; a pid no recording traces is an error.
 . "$(dirname "$0")/../lib.sh"
 v=$(victim watch-grow) || exit
 export XDG_RUNTIME_DIR=$T/xdg
@@ -68,6 +68,19 @@ timeout 20 "$LEAKSCOPE" watch "$tr" > "$T/once" 2>&1 || rc=$?
 [ $rc -eq 0 ] || fail "watch of a finished trace exited $rc"
 [ "$(grep -c "^watch '" "$T/once")" -eq 1 ] || { cat "$T/once"; fail "not one block"; }
 [ "$(grep -c '^  mark ' "$T/once")" -eq 4 ] || fail "not the 4 marks"
+
+# on a terminal (script(1)'s, 100 columns): the screen is cleared and
+# drawn, the sparklines fill the width but its last column
+if command -v script > /dev/null; then
+	script -qec "stty cols 100 rows 30; '$LEAKSCOPE' watch '$tr'" /dev/null > "$T/tty" 2>&1 ||
+		{ cat "$T/tty"; fail "watch on a terminal failed"; }
+	grep -q "$(printf '\033')\[H$(printf '\033')\[2Jwatch '" "$T/tty" || fail "the screen is not cleared"
+	for g in rss live; do
+		w=$(grep "^  $g " "$T/tty" | tr -d '\r\n' | LC_ALL=C.UTF-8 wc -m)
+		[ "$w" -eq 99 ] || { cat "$T/tty"; fail "the $g line is $w columns wide, not 99"; }
+	done
+	[ "$(grep -c '^  mark ' "$T/tty")" -eq 4 ] || fail "not the 4 marks on the terminal"
+fi
 
 # errors: no such recording (1), usage (2)
 rc=0
