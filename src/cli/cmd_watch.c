@@ -258,7 +258,7 @@ int cmd_watch(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	int status;
-	if (serve && (status = lk_watch_serve(serve, &w.server)))
+	if (serve && (status = lk_watch_serve(serve, w.path, &w.server)))
 		return status;
 	if (serve) {
 		/* said even with -q: the page cannot be read without it */

@@ -2,7 +2,8 @@
  * watch_serve.c - the small HTTP server of `leakscope watch --serve`: one
  * page (the asset watch.html) and the view's JSON, which the page asks for
  * every second, answered one connection at a time between refreshes.
- * Nothing is served without the random token of the address printed on
+ * The page links to the HTML report of the trace so far (watch_report.c),
+ * made when asked for. Nothing is served without the random token of the address printed on
  * start (403 Forbidden): a page on another site, or another user of the
  * machine, cannot read what the program allocates. Listens on 127.0.0.1
  * unless an address is given.
@@ -28,6 +29,7 @@
 
 struct lk_watch_server {
 	int fd;
+	const char *trace;
 	char token[33];
 	char url[160];
 	char *json;
@@ -66,7 +68,7 @@ static int make_token(char *out)
 	return 0;
 }
 
-int lk_watch_serve(const char *spec, struct lk_watch_server **out)
+int lk_watch_serve(const char *spec, const char *trace, struct lk_watch_server **out)
 {
 	struct sockaddr_in a;
 	int explicit_addr, one = 1;
@@ -81,6 +83,7 @@ int lk_watch_serve(const char *spec, struct lk_watch_server **out)
 		return 1;
 	}
 	socklen_t len = sizeof(a);
+	s->trace = trace;
 	s->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->fd < 0 || setsockopt(s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    bind(s->fd, (struct sockaddr *)&a, sizeof(a)) || listen(s->fd, 16) ||
@@ -128,7 +131,8 @@ static void answer(int fd, int code, const char *type, const char *body, size_t 
 {
 	char head[512];
 	const char *what = code == 200 ? "OK" : code == 403 ? "Forbidden" :
-			   code == 404 ? "Not Found" : "Bad Request";
+			   code == 404 ? "Not Found" : code == 500 ? "Internal Server Error" :
+			   "Bad Request";
 	int n = snprintf(head, sizeof(head),
 			 "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
 			 "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n"
@@ -200,6 +204,19 @@ static void serve_one(struct lk_watch_server *s, int fd)
 		static const char none[] = "{\"waiting\":true}\n";
 		answer(fd, 200, "application/json", s->json ? s->json : none,
 		       s->json ? s->len : sizeof(none) - 1);
+	} else if (!strcmp(path, "/report")) {
+		char *html;
+		size_t len;
+		int rc = lk_watch_report(s->trace, &html, &len);
+		if (rc) {
+			char msg[300];
+			int n = snprintf(msg, sizeof(msg), "cannot report on the trace: %s\n",
+					 lk_cli_errtext(rc));
+			answer(fd, 500, "text/plain", msg, (size_t)n);
+			return;
+		}
+		answer(fd, 200, "text/html; charset=utf-8", html, len);
+		free(html);
 	} else {
 		answer(fd, 404, "text/plain", "not found\n", 10);
 	}

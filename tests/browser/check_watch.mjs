@@ -2,7 +2,8 @@
 // opened with its token while the recording runs, its numbers and charts
 // change from one second to the next; once the trace ended they are the
 // report's (live bytes at the end, the peak), with the growing site and
-// the marks; without the token, or with another one, every address
+// the marks; the HTML report it links to is drawn, of the trace so far;
+// without the token, or with another one, every address
 // answers 403.
 import { existsSync, readFileSync } from 'node:fs';
 import { args, check, run } from './harness.mjs';
@@ -39,6 +40,10 @@ await run(async (browser) => {
   check(l2 > l1, `a second later the live bytes grew by themselves: ${l1} B at ${t1} s, ${l2} B at ${t2} s`);
   check(n2 > n1 && n1 > 1, `the live-bytes chart grew: ${n1} -> ${n2} points`);
   await page.screenshot({ path: `${shots}/watch-running.png` });
+  const mid = await fetch(origin + '/report?token=' + token);
+  const midText = await mid.text();
+  check(mid.status === 200 && /<html/i.test(midText) && /watch-grow/.test(midText),
+    `the HTML report of the trace so far, while it is written (${mid.status}, ${midText.length} bytes)`);
 
   await page.waitForFunction(() => document.querySelector('#state').dataset.ended === 'true',
     null, { timeout: 30000 });
@@ -61,8 +66,22 @@ await run(async (browser) => {
   check(errors.length === 0, `no console errors ${errors.length ? JSON.stringify(errors) : ''}`);
   check(elsewhere.length === 0, `no request elsewhere ${JSON.stringify(elsewhere)}`);
 
+  // the page's link: the HTML report of the whole trace, its charts drawn
+  const href = await page.$eval('#report', (a) => a.href);
+  check(href === origin + '/report?token=' + token, `the page links to the report (${href})`);
+  const rep = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const repErrors = [];
+  rep.on('pageerror', (e) => repErrors.push(e.message));
+  await rep.goto(href, { waitUntil: 'load' });
+  await rep.waitForSelector('body[data-ready="1"]', { timeout: 15000 });
+  const meta = await rep.$$eval('dd', (ds) => ds.map((d) => d.textContent).join(' | '));
+  const peakText = Number(peak).toLocaleString('en-US') + ' B';
+  check(meta.includes(peakText), `the report says the peak the page says (${peakText} in ${meta})`);
+  check(repErrors.length === 0, `the report draws without errors ${JSON.stringify(repErrors)}`);
+  await rep.screenshot({ path: `${shots}/watch-report.png` });
+
   // without the token (or another one): 403, for the page and the data
-  for (const path of ['/', '/data', '/?token=', '/data?token=' + '0'.repeat(token.length),
+  for (const path of ['/', '/data', '/report', '/?token=', '/data?token=' + '0'.repeat(token.length),
     '/data?token=' + token.slice(0, -1), '/nothing']) {
     const r = await fetch(origin + path);
     check(r.status === 403, `${path} without the right token: ${r.status}`);
