@@ -3,9 +3,10 @@
  * RSS and live bytes now and at their peak with a sparkline of their last
  * samples, the sites growing fastest (the ranking of the report's
  * "Growing sites") with their first frame, and the marks. On a terminal
- * the screen is drawn again at each refresh; otherwise each refresh is
- * a block of lines ending with an empty one, and each mark is printed
- * once (a log, a test).
+ * the screen is drawn again at each refresh, each line cut to its width
+ * and the program's texts (command line, marks) kept from sending control
+ * characters to it; otherwise each refresh is a block of lines ending
+ * with an empty one, and each mark is printed once (a log, a test).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,6 +15,7 @@
 
 #include "cli/watch.h"
 #include "report/text_frames.h"
+#include "report/utf8.h"
 #include "report/timeline/timeline_report.h"
 
 #define LABEL_COLS 47    /* "  live  %13s B  peak %13s B  " */
@@ -135,10 +137,8 @@ static void marks(FILE *out, const struct lk_history *h, struct lk_watch_view *v
 	v->marks_shown = n;
 }
 
-int lk_watch_text(FILE *out, const struct lk_history *h, struct lk_watch_view *v)
+static int draw(FILE *out, const struct lk_history *h, struct lk_watch_view *v)
 {
-	if (v->terminal)
-		fputs("\033[H\033[2J", out);
 	fprintf(out, "watch '%s': %s (pid %" PRIu32 "), %.3f s, %s\n", v->trace,
 		h->program && *h->program ? h->program : "?", h->meta.pid,
 		lk_history_seconds(h, h->t_end), v->ended ? "ended" : "recording");
@@ -149,7 +149,54 @@ int lk_watch_text(FILE *out, const struct lk_history *h, struct lk_watch_view *v
 	if (rc)
 		return rc;
 	marks(out, h, v);
-	if (!v->terminal)
+	return 0;
+}
+
+/* The lines of text to the terminal from its top-left corner, each cut to
+ * cols columns and what is left of the line cleared, then the rest of the
+ * screen cleared (no flicker: nothing is cleared before it is drawn
+ * again). A control character or invalid UTF-8 is written '?'. */
+static void to_screen(FILE *out, const char *text, int cols)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	fputs("\033[H", out);
+	while (*p) {
+		int col = 0;
+		for (; *p && *p != '\n'; col++) {
+			int n = lk_utf8_len(p);
+			int bad = n == 0 || *p < 0x20 || *p == 0x7f;
+			if (col < cols) {
+				if (bad)
+					putc('?', out);
+				else
+					fwrite(p, 1, (size_t)n, out);
+			}
+			p += bad ? 1 : (size_t)n;
+		}
+		fputs("\033[K\n", out);
+		if (*p)
+			p++;
+	}
+	fputs("\033[J", out);
+}
+
+int lk_watch_text(FILE *out, const struct lk_history *h, struct lk_watch_view *v)
+{
+	if (!v->terminal) {
+		int rc = draw(out, h, v);
 		putc('\n', out);
-	return fflush(out) || ferror(out) ? -EIO : 0;
+		return rc ? rc : fflush(out) || ferror(out) ? -EIO : 0;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return -ENOMEM;
+	int rc = draw(m, h, v);
+	if (fclose(m) && !rc)
+		rc = -ENOMEM;
+	if (!rc)
+		to_screen(out, text, v->width - 1);
+	free(text);
+	return rc ? rc : fflush(out) || ferror(out) ? -EIO : 0;
 }

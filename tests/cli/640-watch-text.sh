@@ -69,17 +69,33 @@ timeout 20 "$LEAKSCOPE" watch "$tr" > "$T/once" 2>&1 || rc=$?
 [ "$(grep -c "^watch '" "$T/once")" -eq 1 ] || { cat "$T/once"; fail "not one block"; }
 [ "$(grep -c '^  mark ' "$T/once")" -eq 4 ] || fail "not the 4 marks"
 
-# on a terminal (script(1)'s, 100 columns): the screen is cleared and
-# drawn, the sparklines fill the width but its last column
+# on a terminal (script(1)'s, 100 columns): drawn from the top-left
+# corner, the sparklines fill the width but its last column, no line is
+# wider
 if command -v script > /dev/null; then
 	script -qec "stty cols 100 rows 30; '$LEAKSCOPE' watch '$tr'" /dev/null > "$T/tty" 2>&1 ||
 		{ cat "$T/tty"; fail "watch on a terminal failed"; }
-	grep -q "$(printf '\033')\[H$(printf '\033')\[2Jwatch '" "$T/tty" || fail "the screen is not cleared"
+	esc=$(printf '\033')
+	grep -q "$esc\[Hwatch '" "$T/tty" || fail "the screen is not drawn from its top"
+	sed "s/$esc\[[HKJ]//g; s/\r//" "$T/tty" > "$T/screen"
 	for g in rss live; do
-		w=$(grep "^  $g " "$T/tty" | tr -d '\r\n' | LC_ALL=C.UTF-8 wc -m)
-		[ "$w" -eq 99 ] || { cat "$T/tty"; fail "the $g line is $w columns wide, not 99"; }
+		w=$(grep "^  $g " "$T/screen" | tr -d '\n' | LC_ALL=C.UTF-8 wc -m)
+		[ "$w" -eq 99 ] || { cat "$T/screen"; fail "the $g line is $w columns wide, not 99"; }
 	done
-	[ "$(grep -c '^  mark ' "$T/tty")" -eq 4 ] || fail "not the 4 marks on the terminal"
+	while IFS= read -r line; do
+		w=$(printf '%s' "$line" | LC_ALL=C.UTF-8 wc -m)
+		[ "$w" -le 99 ] || fail "a line of $w columns: $line"
+	done < "$T/screen"
+	[ "$(grep -c '^  mark ' "$T/screen")" -eq 4 ] || fail "not the 4 marks on the terminal"
+	# 40 columns: the long lines are cut
+	script -qec "stty cols 40 rows 30; '$LEAKSCOPE' watch '$tr'" /dev/null > "$T/tty40" 2>&1 ||
+		fail "watch on a narrow terminal failed"
+	sed "s/$esc\[[HKJ]//g; s/\r//" "$T/tty40" > "$T/screen40"
+	grep -q "^watch '" "$T/screen40" || fail "nothing drawn on 40 columns"
+	while IFS= read -r line; do
+		w=$(printf '%s' "$line" | LC_ALL=C.UTF-8 wc -m)
+		[ "$w" -le 39 ] || fail "a line of $w columns on 40: $line"
+	done < "$T/screen40"
 fi
 
 # errors: no such recording (1), usage (2)
