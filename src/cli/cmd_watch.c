@@ -192,10 +192,7 @@ static int follow(struct watch *w)
 		}
 		if (rc > 0) {
 			w->view.ended = !h.truncated;
-			if (!w->view.terminal || !w->view.width)
-				w->view.width = 80;
-			if (w->view.terminal)
-				w->view.width = columns();
+			w->view.width = w->view.terminal ? columns() : 80;
 			rc = show(w, &h);
 			lk_history_release(&h);
 			if (rc)
