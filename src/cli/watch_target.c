@@ -70,7 +70,8 @@ int lk_watch_target(const char *target, char *path, size_t size)
 	rc = trace_of(body, strtol(target, NULL, 10), path, size);
 	free(body);
 	if (rc) {
-		lk_cli_error("watch: the recording of pid %s writes no trace", target);
+		lk_cli_error("watch: the recording of pid %s writes no trace (a 'leakscope run'; "
+			     "'leakscope record' and 'leakscope attach' write one)", target);
 		return 1;
 	}
 	return 0;

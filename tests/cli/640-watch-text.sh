@@ -5,7 +5,8 @@
 # the live bytes growing, grow_cache as the growing site, each mark once,
 # and watch ends by itself when the recording ends, with the numbers of
 # `leakscope report` on the same trace. A finished trace is shown once,
-# on a terminal drawn to its width; a pid no recording traces is an error.
+# on a terminal drawn to its width; a pid no recording traces is an error;
+# --serve off the loopback warns.
 . "$(dirname "$0")/../lib.sh"
 v=$(victim watch-grow) || exit
 export XDG_RUNTIME_DIR=$T/xdg
@@ -109,4 +110,18 @@ rc=0
 rc=0
 "$LEAKSCOPE" watch --serve nowhere:x "$tr" > /dev/null 2> "$T/err" || rc=$?
 [ $rc -eq 2 ] && grep -q "serve wants" "$T/err" || fail "a bad --serve was not refused ($rc)"
+# an address off the loopback only when named, with a warning; a finished
+# trace's view is served until SIGINT, which ends watch with 0
+"$LEAKSCOPE" watch --serve 0.0.0.0:0 "$tr" > /dev/null 2> "$T/err0" &
+w0=$!
+i=0
+until grep -q "serving http" "$T/err0"; do
+	i=$((i + 1)); [ $i -lt 100 ] || { kill $w0; fail "watch --serve 0.0.0.0:0 never served"; }
+	sleep 0.05
+done
+grep -q "warning: serving on 0.0.0.0, not on the loopback" "$T/err0" || { kill $w0; fail "no warning"; }
+kill -INT $w0
+rc=0
+wait $w0 || rc=$?
+[ $rc -eq 0 ] || fail "watch --serve exited $rc on SIGINT"
 exit 0
