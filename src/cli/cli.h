@@ -22,7 +22,7 @@
 /* Each command's description: its help, its options (options.h). */
 extern const struct lk_cli_cmd lk_cli_run, lk_cli_record, lk_cli_dump, lk_cli_eventlog,
 	lk_cli_mark, lk_cli_snapshot, lk_cli_start, lk_cli_stop, lk_cli_check, lk_cli_report,
-	lk_cli_diff, lk_cli_attach, lk_cli_detach;
+	lk_cli_diff, lk_cli_attach, lk_cli_detach, lk_cli_watch;
 
 int cmd_run(int argc, char **argv);
 int cmd_eventlog(int argc, char **argv);
@@ -38,6 +38,7 @@ int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 /* "leakscope: " + message + newline on stderr. */
 void lk_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{&lk_cli_run, cmd_run, 0, LK_EXIT_FAILURE},
 	{&lk_cli_record, cmd_record, 0, LK_EXIT_FAILURE},
 	{&lk_cli_attach, cmd_attach, 0, LK_EXIT_FAILURE},
+	{&lk_cli_watch, cmd_watch, 1, 1},
 	{&lk_cli_dump, cmd_dump, 1, 1},
 	{&lk_cli_eventlog, cmd_eventlog, 1, 1},
 	{&lk_cli_mark, cmd_mark, 0, 1},
