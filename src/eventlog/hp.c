@@ -29,6 +29,7 @@ struct hp {
 	struct lk_timeline *tl;
 	char *line;              /* the current line, without its end */
 	size_t line_cap, len, lineno;
+	int ended;               /* the line had its "\n" */
 	char *key;               /* KEY_PAD bytes, then the band name */
 	size_t key_cap;
 	struct lk_census census;
@@ -149,7 +150,8 @@ static int next_line(struct hp *h)
 	}
 	h->lineno++;
 	h->len = (size_t)n;
-	if (h->len > 0 && h->line[h->len - 1] == '\n')
+	h->ended = h->len > 0 && h->line[h->len - 1] == '\n';
+	if (h->ended)
 		h->len--;
 	if (h->len > 0 && h->line[h->len - 1] == '\r')
 		h->len--;
@@ -507,20 +509,23 @@ static int first_line(struct hp *h)
 	int rc = next_line(h);
 	if (rc < 0)
 		return rc;
-	if (rc == 0 || !keyword(h, "JOB", &rest))
-		return lk_error_set(LK_EFORMAT, "line 1: expected JOB \"program\" (a .hp heap "
-				    "profile) or an eventlog's header");
+	static const char expected[] = "JOB \"program\" (a .hp heap profile) or an eventlog's header";
+	if (rc == 0)
+		return lk_error_set(LK_EFORMAT, "line 1: expected %s", expected);
+	if (!keyword(h, "JOB", &rest))
+		return bad_line(h, expected);
 	return on_job(h, rest);
 }
 
 /* Every line after the first: 0, or the code of the line that stopped
- * the reading (its detail set). */
+ * the reading (its detail set). The last line, without its "\n", that
+ * is not of the format is where the file was cut: not an error. */
 static int all_lines(struct hp *h)
 {
 	int rc;
 	while ((rc = next_line(h)) > 0)
 		if ((rc = line(h)) < 0)
-			return rc;
+			return rc == LK_EFORMAT && !h->ended ? 0 : rc;
 	return rc;
 }
 
