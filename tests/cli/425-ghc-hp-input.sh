@@ -3,7 +3,8 @@
 # two readings hold the same censuses, the same bands and the same values
 # (the .hp file's times are its own: GHC writes mutator time there). Every
 # report works on it: text, HTML, --bands, --format hp (read back equal),
-# --diff, several inputs on one page, a pipe.
+# --diff, several inputs on one page, a pipe; the HTML report's charts
+# drawn in a browser.
 . "$(dirname "$0")/../lib.sh"
 command -v ghc > /dev/null || skip "ghc is not installed"
 bin=$(victim hs_lazy_thunk) || exit 1
@@ -57,4 +58,6 @@ expect_json "$T/diff.json" '(.bands | length) >= 10 and all(.bands[]; .side == "
 # from a pipe
 cat "$hp" | "$LEAKSCOPE" eventlog --format json -o "$T/pipe.json" /dev/stdin || fail "pipe exit $?"
 jq -S "$bands" "$T/pipe.json" | cmp -s - "$T/hp.bands" || fail "read from a pipe, the bands differ"
+# the HTML report of it in a browser: its charts drawn, no console error
+browser_check "the .hp file's HTML report" check_stream.mjs "$hp.html"
 exit 0
