@@ -26,9 +26,9 @@
 enum { OPT_MESSAGES = LK_CLI_LONG, OPT_DIFF, OPT_BINARY, OPT_BANDS, OPT_Y_AXIS };
 
 static const struct lk_cli_opt options[] = {
-	LK_CLI_OPT_FORMAT("html|text|json|hp", "html (default, written to FILE.eventlog.html), text,\n"
-			  "json, or hp (GHC's .hp heap profile for hp2ps,\n"
-			  "written to FILE.eventlog.hp)"),
+	LK_CLI_OPT_FORMAT("html|text|json|hp", "html (default, written to FILE.eventlog.html,\n"
+			  "FILE.hp.html), text, json, or hp (GHC's .hp heap\n"
+			  "profile for hp2ps, written to FILE.eventlog.hp)"),
 	LK_CLI_OPT_OUTPUT("write the report to FILE ('-': standard output)"),
 	LK_CLI_OPT_TOP("text: show the N largest bands only (default 20;\n"
 		       "0 = all)"),
@@ -39,8 +39,8 @@ static const struct lk_cli_opt options[] = {
 	{"binary", OPT_BINARY, "FILE", "-hi: name the info tables without an IPE entry\n"
 	 "from FILE's symbols (default: the program's own\n"
 	 "path in the eventlog, if that file exists)"},
-	{"diff", OPT_DIFF, NULL, "compare two eventlogs, BEFORE and AFTER, band by\n"
-	 "band (text or json)"},
+	{"diff", OPT_DIFF, NULL, "compare two heap profiles (eventlogs or .hp\n"
+	 "files), BEFORE and AFTER, band by band (text or json)"},
 	LK_CLI_OPT_QUIET,
 	LK_CLI_OPT_END,
 };
@@ -231,7 +231,7 @@ int cmd_eventlog(int argc, char **argv)
 
 	if (diff) {
 		if (p.n_args < 2)
-			return usage_error("%s needs two eventlogs", "--diff");
+			return usage_error("%s needs two inputs (eventlogs or .hp files)", "--diff");
 		if (p.n_args > 2)
 			return usage_error("--diff takes its two files, not '%s'", p.args[2]);
 		if (bands)
@@ -243,12 +243,12 @@ int cmd_eventlog(int argc, char **argv)
 	if (y_axis && fmt != FMT_HTML)
 		return usage_error("%s labels the HTML charts", "--y-axis");
 	if (p.n_args == 0)
-		return usage_error("%s", "no eventlog given");
+		return usage_error("%s", "no input given");
 	if (p.n_args > 1 && fmt != FMT_HTML)
 		return usage_error("more than one input file: '%s' (several make one HTML page)",
 				   p.args[1]);
 	if (p.n_args > 1 && !out_path)
-		return usage_error("%s: several eventlogs make one page, written to -o FILE",
+		return usage_error("%s: several inputs make one page, written to -o FILE",
 				   p.args[1]);
 	size_t n_in = p.n_args;
 	struct lk_timeline *tls = calloc(n_in, sizeof(*tls));
