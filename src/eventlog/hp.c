@@ -23,6 +23,8 @@
 #define LINE_MAX_BYTES 65536  /* longer lines are not of the format */
 #define TIME_MAX 1.8e10       /* seconds: 2^64 ns, an eventlog's limit too */
 #define KEY_PAD 8             /* readable bytes before a band key (band_index.h) */
+#define EMPTY_MAX 1024        /* empty samples after a census kept before
+			       * they are read as censuses */
 
 struct hp {
 	FILE *f;
@@ -39,7 +41,7 @@ struct hp {
 	size_t sample_line;      /* ... of the open sample */
 	double sample_t;
 	int sample_begun;        /* its census begun: it has a band line */
-	double *empty;           /* empty samples since the last census */
+	double *empty;           /* times of the empty samples since the last census */
 	size_t n_empty, cap_empty;
 	int have_values;         /* a VALUE_UNIT line was read */
 };
@@ -287,17 +289,27 @@ static int on_mark(struct hp *h, const char *rest)
 	return 0;
 }
 
-/* The open sample's first band: the empty samples since the last census
- * are censuses (nothing live) if one came before them, else GHC's sample
- * at the start of profiling (left out); then its census begins. */
-static int begin_census(struct hp *h)
+/* The empty samples kept since the last census are censuses (nothing
+ * live): a census came before them, and one after, or too many came to be
+ * the one GHC writes when profiling ends. */
+static int empty_censuses(struct hp *h)
 {
 	int rc;
-	for (size_t i = 0; lk_census_count(&h->census) && i < h->n_empty; i++)
+	for (size_t i = 0; i < h->n_empty; i++)
 		if ((rc = lk_census_begin(&h->census, h->empty[i])) ||
 		    (rc = lk_census_end(&h->census)))
 			return rc;
 	h->n_empty = 0;
+	return 0;
+}
+
+/* The open sample's first band: the empty samples before it are
+ * censuses; then its census begins. */
+static int begin_census(struct hp *h)
+{
+	int rc = empty_censuses(h);
+	if (rc)
+		return rc;
 	lk_band_index_census(&h->bands);
 	h->sample_begun = 1;
 	return lk_census_begin(&h->census, h->sample_t);
@@ -355,6 +367,12 @@ static int on_end(struct hp *h, const char *rest)
 		h->sample_begun = 0;
 		return lk_census_end(&h->census);
 	}
+	/* before any census: GHC's sample where profiling begins, left out;
+	 * after one, kept until a census follows (memory: EMPTY_MAX at most) */
+	if (lk_census_count(&h->census) == 0)
+		return 0;
+	if (h->n_empty == EMPTY_MAX && (rc = empty_censuses(h)))
+		return rc;
 	if (grow(&h->empty, &h->cap_empty, h->n_empty + 1, sizeof(double)))
 		return -ENOMEM;
 	h->empty[h->n_empty++] = h->sample_t;

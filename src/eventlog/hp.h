@@ -11,8 +11,9 @@
  *   markers  the MARK lines (no text);
  *   meta     program (JOB), start (DATE, as written), censuses, points.
  * The empty samples GHC writes when profiling begins and when it ends are
- * not censuses and are left out; an empty sample between two censuses is
- * one (nothing live). A sample the end of the file cuts (a killed
+ * not censuses and are left out (those before the first census, and up to
+ * 1024 after the last); an empty sample between two censuses is one
+ * (nothing live). A sample the end of the file cuts (a killed
  * program) is left out of the report, with a warning, as the eventlog
  * reader leaves out a cut census; a line that is not of the format stops
  * the reading there (st->data_error, the first warning names the line and
