@@ -1,6 +1,7 @@
 /*
- * cmd_eventlog.c - `leakscope eventlog`: render a GHC eventlog heap profile
- * (text, JSON, or the self-contained HTML report), or compare two of them.
+ * cmd_eventlog.c - `leakscope eventlog`: render a GHC heap profile, from an
+ * eventlog or a .hp file (told apart by their first byte), as text, JSON,
+ * the self-contained HTML report or a .hp file, or compare two of them.
  *
  * The edge of the program: the only file of the eventlog feature that
  * prints to stderr and chooses exit codes (0 ok, also for a truncated file,
@@ -15,6 +16,7 @@
 #include "analyze/timeline_diff.h"
 #include "cli/cli.h"
 #include "common/error.h"
+#include "eventlog/hp.h"
 #include "eventlog/profile.h"
 #include "report/timeline/timeline_report.h"
 
@@ -24,9 +26,9 @@
 enum { OPT_MESSAGES = LK_CLI_LONG, OPT_DIFF, OPT_BINARY, OPT_BANDS, OPT_Y_AXIS };
 
 static const struct lk_cli_opt options[] = {
-	LK_CLI_OPT_FORMAT("html|text|json|hp", "html (default, written to FILE.eventlog.html), text,\n"
-			  "json, or hp (GHC's .hp heap profile for hp2ps,\n"
-			  "written to FILE.eventlog.hp)"),
+	LK_CLI_OPT_FORMAT("html|text|json|hp", "html (default, written to FILE.eventlog.html,\n"
+			  "FILE.hp.html), text, json, or hp (GHC's .hp heap\n"
+			  "profile for hp2ps, written to FILE.eventlog.hp)"),
 	LK_CLI_OPT_OUTPUT("write the report to FILE ('-': standard output)"),
 	LK_CLI_OPT_TOP("text: show the N largest bands only (default 20;\n"
 		       "0 = all)"),
@@ -37,29 +39,32 @@ static const struct lk_cli_opt options[] = {
 	{"binary", OPT_BINARY, "FILE", "-hi: name the info tables without an IPE entry\n"
 	 "from FILE's symbols (default: the program's own\n"
 	 "path in the eventlog, if that file exists)"},
-	{"diff", OPT_DIFF, NULL, "compare two eventlogs, BEFORE and AFTER, band by\n"
-	 "band (text or json)"},
+	{"diff", OPT_DIFF, NULL, "compare two heap profiles (eventlogs or .hp\n"
+	 "files), BEFORE and AFTER, band by band (text or json)"},
 	LK_CLI_OPT_QUIET,
 	LK_CLI_OPT_END,
 };
 
 const struct lk_cli_cmd lk_cli_eventlog = {
 	.name = "eventlog",
-	.summary = "report on a GHC eventlog heap profile",
-	.synopsis = "[OPTIONS] FILE.eventlog\n"
-		    "[OPTIONS] -o PAGE.html FILE.eventlog FILE.eventlog...\n"
-		    "[OPTIONS] --diff BEFORE.eventlog AFTER.eventlog",
+	.summary = "report on a GHC heap profile (eventlog or .hp file)",
+	.synopsis = "[OPTIONS] FILE.eventlog|FILE.hp\n"
+		    "[OPTIONS] -o PAGE.html FILE.eventlog|FILE.hp...\n"
+		    "[OPTIONS] --diff BEFORE AFTER",
 	.about =
 	"Render the heap profile of a GHC eventlog (a program built with\n"
-	"-eventlog -rtsopts, run with +RTS -l -hT|-hi|-hc... -i0.1): bands\n"
-	"ranked by integrated size with their growth (slope, fit), heap size,\n"
-	"live bytes and markers. Several eventlogs make one HTML page, a tab\n"
-	"each.\n",
+	"-eventlog -rtsopts, run with +RTS -l -hT|-hi|-hc... -i0.1), or of the\n"
+	".hp file that +RTS -h... writes without -l: bands ranked by\n"
+	"integrated size with their growth (slope, fit), heap size, live bytes\n"
+	"and markers. Several inputs make one HTML page, a tab each.\n",
 	.opts = options,
 	.notes =
-	"An eventlog is a regular file or a pipe (read once, in order).\n"
+	"An input is a regular file or a pipe (read once, in order): a .hp\n"
+	"file if it begins with JOB, else an eventlog. A .hp file has no heap\n"
+	"size or live bytes series, its markers (MARK) no text, and its times\n"
+	"are those GHC writes there.\n"
 	"\n"
-	"exit status: 0 (also for a truncated eventlog, reported with a warning);\n"
+	"exit status: 0 (also for a truncated input, reported with a warning);\n"
 	"1 an input cannot be read or the output cannot be written; 2 usage error.\n",
 };
 
@@ -72,7 +77,7 @@ static int load(const char *path, const struct lk_profile_options *opt, struct l
 	if (!f)
 		return 1;
 	struct lk_profile_stats st;
-	int rc = lk_profile_read(f, opt, tl, &st);
+	int rc = lk_hp_sniff(f) ? lk_hp_read(f, tl, &st) : lk_profile_read(f, opt, tl, &st);
 	if (lk_cli_close_in(f, path)) {   /* an endless pipe: not all of it read */
 		if (rc >= 0)
 			lk_timeline_release(tl);
@@ -226,7 +231,7 @@ int cmd_eventlog(int argc, char **argv)
 
 	if (diff) {
 		if (p.n_args < 2)
-			return usage_error("%s needs two eventlogs", "--diff");
+			return usage_error("%s needs two inputs (eventlogs or .hp files)", "--diff");
 		if (p.n_args > 2)
 			return usage_error("--diff takes its two files, not '%s'", p.args[2]);
 		if (bands)
@@ -238,12 +243,12 @@ int cmd_eventlog(int argc, char **argv)
 	if (y_axis && fmt != FMT_HTML)
 		return usage_error("%s labels the HTML charts", "--y-axis");
 	if (p.n_args == 0)
-		return usage_error("%s", "no eventlog given");
+		return usage_error("%s", "no input given");
 	if (p.n_args > 1 && fmt != FMT_HTML)
 		return usage_error("more than one input file: '%s' (several make one HTML page)",
 				   p.args[1]);
 	if (p.n_args > 1 && !out_path)
-		return usage_error("%s: several eventlogs make one page, written to -o FILE",
+		return usage_error("%s: several inputs make one page, written to -o FILE",
 				   p.args[1]);
 	size_t n_in = p.n_args;
 	struct lk_timeline *tls = calloc(n_in, sizeof(*tls));
