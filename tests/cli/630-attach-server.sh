@@ -2,7 +2,8 @@
 # what it allocates while attached is recorded with its stacks, marks sent
 # with `leakscope mark PID` are in the trace, `leakscope detach PID` ends
 # the recording (and is answered once done) and the server runs on
-# unharmed; it can be attached again, and checked as any process between. The trace ranks handle_request's
+# unharmed; it can be attached again, and checked as any process between.
+# A mark after each request gives the bytes a request leaks (100). The trace ranks handle_request's
 # lost blocks first: 100 bytes a request, but the last (a global holds it);
 # the blocks from before the attach are grouped by size, the 777 bytes it
 # lost before (malloc's usable size 792) definitely lost, the 5,000 it
@@ -43,7 +44,11 @@ detach() {
 
 attach "$T/a.lstrace"
 "$LEAKSCOPE" mark "$vpid" "first request" || fail "mark failed"
-requests 1 10
+for n in 1 2 3 4 5 6 7 8 9; do
+	requests $n $n
+	"$LEAKSCOPE" mark "$vpid" "request $n" || fail "mark failed"
+done
+requests 10 10
 "$LEAKSCOPE" mark "$vpid" "ten requests" || fail "mark failed"
 detach
 requests 11 12            # unharmed, unrecorded
@@ -70,6 +75,10 @@ site() { # class function bytes objects
 }
 site definitely-lost handle_request 900 9
 expect_json "$j" "$p.leaks[0].stack[0].function == \"handle_request\""
+# the bytes a request leaks, from the marks: 100 (within 5%)
+expect_json "$j" "[.growth[] | select(.stack[0].function == \"handle_request\"
+	and .stack[0].line == $(grep -n 'sink = malloc(100)' "$ROOT/tests/victims/attach-server.c" | cut -d: -f1))][0]
+	.per_mark | (.bytes >= 95 and .bytes <= 105 and .fit > 0.95)"
 expect_json "$j" "[$p.leaks[] | select(.class == \"definitely-lost\"
 	and .stack[0].function == \"allocated before attach\"
 	and .stack[0].module == \"blocks of 792 bytes\" and .objects == 1)] | length == 1"
