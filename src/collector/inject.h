@@ -43,7 +43,6 @@ struct lk_inject {
 struct lk_inject_result {
 	int value;               /* the function's */
 	pid_t tid;               /* the thread that ran it */
-	uint64_t stopped_us;     /* that thread's time in ptrace stops */
 	uint64_t total_us;       /* from the first stop to the outcome */
 	unsigned threads_looked; /* threads stopped to choose one */
 };

@@ -23,7 +23,13 @@ await run(async (browser) => {
     const legend = await frame.$$eval('#pane-area .legend li', (ls) => ls.map((l) => l.textContent.trim()));
     const top = want[k].bands[0].label;
     check(legend.some((l) => l.includes(top)), `tab ${k}: the legend lists the top band ${JSON.stringify(top)}`);
-    const w = await frame.$eval('#pane-area svg', (s) => s.getBoundingClientRect().width);
+    // a frame just shown lays its chart out again on its resize (120 ms
+    // later): its width is the one it settles at
+    let w = 0;
+    for (let i = 0; i < 50 && w <= 600; i++) {
+      w = await frame.$eval('#pane-area svg', (s) => s.getBoundingClientRect().width).catch(() => 0);
+      if (w <= 600) await page.waitForTimeout(100);
+    }
     check(w > 600, `tab ${k}: the chart has the frame's width (${Math.round(w)} px)`);
   }
   clean(log, 'several eventlogs');
