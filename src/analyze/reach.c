@@ -142,6 +142,12 @@ static int reached_by_heuristic(struct rc *c, uint64_t p, const struct span *b)
 	if (off == 8 && c->read(c->ctx, b->addr, h, 8) == 0 && h[0] > 0 &&
 	    (h[0] == size - 8 || (size - 8) % h[0] == 0))
 		return 1; /* past a length prefix, or new[]'s element count */
+	uint64_t own[4];
+	size_t n = size - off < sizeof(own) ? (size_t)(size - off) / 8 : 4;
+	if (!(off & 7) && n && c->read(c->ctx, p, own, n * 8) == 0)
+		for (size_t i = 0; i < n; i++)
+			if (own[i] == b->addr)
+				return 1; /* an aligned object keeping its block to free it */
 	uint64_t inner = 0;
 	return c->kind && !(off & 7) && c->read(c->ctx, p, &inner, 8) == 0 &&
 	       c->read(c->ctx, b->addr, h, 8) == 0 && looks_like_vtable(c, inner) &&

@@ -170,7 +170,11 @@ enum {
 	 * with a destructor (past an element count n > 0 dividing size - 8),
 	 * or an object with several polymorphic bases (the pointer and the
 	 * block's start both hold a vtable's address: a table in a file
-	 * mapping of at least two pointers to code; only with `kind`). */
+	 * mapping of at least two pointers to code; only with `kind`); and one
+	 * of ours: an over-aligned object placed inside its block, which keeps
+	 * the block's start to free it with (one of the object's first four
+	 * words holds it, as the dynamic loader's _dl_find_object segments
+	 * do). */
 	LK_REACH_HEURISTICS = 4,
 };
 

@@ -504,7 +504,7 @@ static unsigned fake_kind(void *ctx, uint64_t a)
 static void t_heuristics(void)
 {
 	struct world w;
-	struct lk_block b[8];
+	struct lk_block b[9];
 	struct lk_reach r;
 	world_init(&w);
 	/* 0: std::string rep (length 5, capacity 7: 24 + 7 + 1 = 32 bytes)
@@ -514,8 +514,9 @@ static void t_heuristics(void)
 	 * 4: count 7 does not divide 40
 	 * 5: two polymorphic bases: vtables at its start and at +16
 	 * 6: the same without a vtable at +16
-	 * 7: an interior pointer at +8 into a block of zeros */
-	make_blocks(b, 8, (uint64_t[]){32, 32, 48, 48, 48, 32, 32, 48});
+	 * 7: an interior pointer at +8 into a block of zeros
+	 * 8: an object aligned at +16 that keeps its block's start (at +24) */
+	make_blocks(b, 9, (uint64_t[]){32, 32, 48, 48, 48, 32, 32, 48, 64});
 	put(&w, blk(0), 5), put(&w, blk(0) + 8, 7);
 	put(&w, blk(1), 5), put(&w, blk(1) + 8, 9);
 	put(&w, blk(2), 40);
@@ -524,19 +525,21 @@ static void t_heuristics(void)
 	put(&w, OTHER, 0x400100), put(&w, OTHER + 8, 0), put(&w, OTHER + 16, 0x400200);
 	put(&w, blk(5), OTHER), put(&w, blk(5) + 16, OTHER);
 	put(&w, blk(6), OTHER), put(&w, blk(6) + 16, 77);
-	uint64_t into[8] = {24, 24, 8, 8, 8, 16, 16, 8};
-	for (int i = 0; i < 8; i++)
+	put(&w, blk(8) + 24, blk(8));
+	uint64_t into[9] = {24, 24, 8, 8, 8, 16, 16, 8, 16};
+	for (int i = 0; i < 9; i++)
 		put(&w, GLOBAL + 8 * (uint64_t)i, blk(i) + into[i]);
-	int rc = lk_reach_classify(b, 8, &global_root, 1, NULL, 0, NULL, LK_REACH_HEURISTICS,
+	int rc = lk_reach_classify(b, 9, &global_root, 1, NULL, 0, NULL, LK_REACH_HEURISTICS,
 				   wread, fake_kind, &w, &r);
-	const uint8_t want[8] = {R, P, R, R, P, R, P, P};
+	const uint8_t want[9] = {R, P, R, R, P, R, P, P, R};
 	int good = rc == 0;
-	for (int i = 0; good && i < 8; i++)
+	for (int i = 0; good && i < 9; i++)
 		good = r.classes[i] == want[i];
-	ok(good, "heuristics: std::string, length64, new[], two bases reached; near misses possible");
+	ok(good, "heuristics: std::string, length64, new[], two bases, an aligned object keeping "
+	   "its block reached; near misses possible");
 	lk_reach_release(&r);
-	rc = lk_reach_classify(b, 8, &global_root, 1, NULL, 0, NULL, 0, wread, fake_kind, &w, &r);
-	ok(rc == 0 && r.objects[P] == 8, "without LK_REACH_HEURISTICS all 8 are possibly lost");
+	rc = lk_reach_classify(b, 9, &global_root, 1, NULL, 0, NULL, 0, wread, fake_kind, &w, &r);
+	ok(rc == 0 && r.objects[P] == 9, "without LK_REACH_HEURISTICS all 9 are possibly lost");
 	lk_reach_release(&r);
 	world_release(&w);
 }
