@@ -21,12 +21,10 @@
 #include "common/error.h"
 #include "common/fault.h"
 
-extern const unsigned char lk_stub_code[], lk_stub_marker[], lk_stub_params[];
-extern const uint64_t lk_stub_size;
+extern const unsigned char lk_stub_code[], lk_stub_params[];
 
 #define STRINGS_AT 48      /* struct of the parameters, then the strings */
 #define RED_ZONE 128
-#define STUB_STACK_USE 96  /* the return address and the stub's pushes */
 #define PAGE 4096u
 
 /* Linux's restart codes, seen in %rax of a thread stopped in a call. */

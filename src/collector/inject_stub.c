@@ -17,7 +17,9 @@
  * Once the thread is in it, the stub needs no one: if leakscope dies, the
  * thread finishes the stub and goes on as before.
  *
- * Parameters follow the code (struct lk_stub_params), then the strings.
+ * Six words of parameters follow the code (lk_stub_params: dlopen, dlsym,
+ * the number, where the symbol and the argument start among the strings,
+ * 0), then the strings: the library, the symbol, the argument.
  */
 #include "collector/inject.h"
 
@@ -26,8 +28,6 @@ __asm__(
 	".p2align 4\n"
 	".globl lk_stub_code\n"
 	".hidden lk_stub_code\n"
-	".globl lk_stub_marker\n"
-	".hidden lk_stub_marker\n"
 	".globl lk_stub_params\n"
 	".hidden lk_stub_params\n"
 	".intel_syntax noprefix\n"
@@ -104,7 +104,6 @@ __asm__(
 	"	mov rdx, r14\n"
 	"	mov eax, 39\n"                /* getpid */
 	"	syscall\n"
-	"lk_stub_marker:\n"
 	"	mov edi, 2\n"
 	"	lea rsi, [rbp - 16]\n"
 	"	xor edx, edx\n"
@@ -133,10 +132,5 @@ __asm__(
 	".p2align 3\n"
 	"lk_stub_params:\n"
 	"	.skip 48\n"
-	"lk_stub_end:\n"
 	".att_syntax prefix\n"
-	".globl lk_stub_size\n"
-	".hidden lk_stub_size\n"
-	".p2align 3\n"
-	"lk_stub_size: .quad lk_stub_end - lk_stub_code\n"
 	".text\n");
