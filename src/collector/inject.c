@@ -53,8 +53,7 @@ struct target {
 	uint32_t n_mods;
 	uint64_t dlopen, dlsym;
 	uint64_t lock_lo[2], lock_hi[2];  /* libc's and ld.so's ranges */
-	uint64_t slack;                   /* where the stub goes */
-	size_t slack_size;
+	uint64_t slack;                   /* where the stub went */
 };
 
 static int named(const char *path, const char *prefix)
@@ -124,16 +123,29 @@ static uint64_t code_slack(const struct lk_shmview_module *m, uint64_t *at)
 	return size;
 }
 
-static int find_slack(struct target *t, size_t need)
+static int mem_write(int fd, uint64_t at, const void *buf, size_t n)
 {
+	return pwrite(fd, buf, n, (off_t)at) == (ssize_t)n ? 0 : -1;
+}
+
+/* Write the stub into the first slack of a module that takes it (the
+ * write goes through /proc/PID/mem: a page it cannot reach is passed). */
+static int place_stub(struct target *t, int mem, const unsigned char *stub, size_t size)
+{
+	int err = 0;
 	for (uint32_t i = 0; i < t->n_mods; i++) {
 		uint64_t at = 0;
-		if (t->mods[i].path[0] && code_slack(&t->mods[i], &at) >= need) {
+		if (!t->mods[i].path[0] || code_slack(&t->mods[i], &at) < size)
+			continue;
+		if (mem_write(mem, at, stub, size) == 0) {
 			t->slack = at;
-			t->slack_size = need;
 			return 0;
 		}
+		err = errno;
 	}
+	if (err)
+		return lk_error_set(-EIO, "cannot write leakscope's loader into pid %d: %s",
+				    (int)t->pid, strerror(err));
 	return lk_error_set(-ENOSPC, "no room for leakscope's loader in pid %d's code pages",
 			    (int)t->pid);
 }
@@ -310,10 +322,6 @@ static int choose(struct target *t, const struct lk_inject *in, struct user_regs
 
 /* ---- the call ------------------------------------------------------------ */
 
-static int mem_write(int fd, uint64_t at, const void *buf, size_t n)
-{
-	return pwrite(fd, buf, n, (off_t)at) == (ssize_t)n ? 0 : -1;
-}
 
 /* The stub with its parameters and strings, as it goes into the process. */
 static unsigned char *build_stub(const struct target *t, const struct lk_inject *in, size_t *size)
@@ -397,15 +405,14 @@ static int call_in(struct target *t, const struct lk_inject *in, pid_t tid,
 	char path[64];
 	size_t size;
 	unsigned char *stub = build_stub(t, in, &size);
-	int rc = stub ? find_slack(t, size) : -ENOMEM;
+	int rc = stub ? 0 : -ENOMEM;
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)t->pid);
 	int mem = rc ? -1 : open(path, O_RDWR | O_CLOEXEC);
 	if (!rc && mem < 0)
 		rc = lk_error_set(-errno, "cannot write the memory of pid %d: %s", (int)t->pid,
 				  strerror(errno));
-	if (!rc && mem_write(mem, t->slack, stub, size) != 0)
-		rc = lk_error_set(-EIO, "cannot write leakscope's loader into pid %d at 0x%llx: %s",
-				  (int)t->pid, (unsigned long long)t->slack, strerror(errno));
+	if (!rc)
+		rc = place_stub(t, mem, stub, size);
 	lk_fault_point("inject-stub-written");
 	if (!rc && enter_stub(mem, tid, r0, t->slack) != 0)
 		rc = lk_error_set(-EIO, "cannot set the registers of thread %d", (int)tid);
