@@ -174,19 +174,19 @@ static char *default_output(pid_t pid)
 	return out;
 }
 
-/* Make pid call symbol of the interposer with (socket, number). */
-static int inject(struct attach *a, const char *symbol, int number, struct lk_inject_result *res)
+/* Make the process load the interposer and start it, reporting to our
+ * socket with at most frames frames per stack. */
+static int load_interposer(struct attach *a, int frames, struct lk_inject_result *res)
 {
-	char *preload = lk_launch_find_attach_library();
-	if (!preload) {
-		lk_cli_error("cannot find libleakscope-attach.so next to the leakscope program");
-		return -ENOENT;
-	}
-	struct lk_inject in = {.library = preload, .symbol = symbol,
-			       .argument = a->r.c->socket_path, .number = number,
+	char *library = lk_launch_find_attach_library();
+	if (!library)
+		return lk_error_set(-ENOENT, "%s", "cannot find libleakscope-attach.so next to the "
+				    "leakscope program");
+	struct lk_inject in = {.library = library, .symbol = "leakscope_attached_start",
+			       .argument = a->r.c->socket_path, .number = frames,
 			       .timeout_ms = INJECT_MS, .idle = serve, .ctx = a};
 	int rc = lk_inject_call(a->r.root, &in, res);
-	free(preload);
+	free(library);
 	return rc;
 }
 
@@ -212,7 +212,7 @@ static int attach_to(struct attach *a, const struct attach_opts *o)
 		return rc;
 	}
 	a->r.seize_later = 1;
-	rc = inject(a, "leakscope_attached_start", o->frames, &res);
+	rc = load_interposer(a, o->frames, &res);
 	if (rc == 0 && res.value <= 0)
 		rc = lk_error_set(-EPERM, "%s", start_failure(res.value));
 	if (rc == 0 && !a->s)
