@@ -51,22 +51,7 @@ static void proc_text(pid_t pid, const char *name, char *buf, size_t size)
 static int read_and_scan(struct lk_session *s, struct lk_stopall *st, struct lk_glibc_heap *h,
 			 uint64_t **sizes)
 {
-	char path[64];
-	uint64_t *fs = calloc(st->n + 1, sizeof(*fs));
-	size_t n = 0;
-	if (!fs)
-		return -ENOMEM;
-	for (size_t i = 0; i < st->n; i++)
-		if (!st->t[i].gone)
-			fs[n++] = st->t[i].regs.fs_base;
-	snprintf(path, sizeof(path), "/proc/%d/mem", (int)s->pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int rc = fd < 0 ? lk_error_set(-errno, "cannot read the memory of pid %d: %s",
-				       (int)s->pid, strerror(errno))
-			: lk_glibc_heap_read(s->pid, fd, fs, n, h);
-	if (fd >= 0)
-		close(fd);
-	free(fs);
+	int rc = lk_attach_heap_read(s->pid, st, h);
 	uint64_t bytes = 0;
 	long put = rc ? 0 : (lk_live_init(&s->live) ? -ENOMEM : lk_attach_heap_put(s, h, sizes, &bytes));
 	if (!rc && (rc = put < 0 ? (int)put : 0) == 0)

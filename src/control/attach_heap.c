@@ -84,7 +84,7 @@ static uint64_t now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
-static int read_heap(pid_t pid, const struct lk_stopall *st, struct lk_glibc_heap *h)
+int lk_attach_heap_read(pid_t pid, const struct lk_stopall *st, struct lk_glibc_heap *h)
 {
 	char path[64];
 	uint64_t *fs = calloc(st->n + 1, sizeof(*fs));
@@ -119,7 +119,7 @@ int lk_attach_heap_add(struct lk_session *s, uint64_t **sizes, struct lk_attach_
 		if (rc == 0) {
 			lk_fault_point("heap-stopped");
 			lk_session_drain(s, 0);
-			rc = read_heap(s->pid, &st, &h);
+			rc = lk_attach_heap_read(s->pid, &st, &h);
 		}
 		if (rc == 0) {
 			free(*sizes);

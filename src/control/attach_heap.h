@@ -13,6 +13,7 @@
 
 #include "collector/glibcheap.h"
 #include "collector/session.h"
+#include "collector/stopall.h"
 
 /* Put the blocks of h that are not live in s yet into s's live table;
  * *sizes (the caller's, freed with free() once s is gone) becomes s's
@@ -21,6 +22,11 @@
  * -ENOMEM. */
 long lk_attach_heap_put(struct lk_session *s, const struct lk_glibc_heap *h, uint64_t **sizes,
 			uint64_t *bytes);
+
+/* Read the heap of process pid while st holds every thread of it
+ * stopped. Returns 0 with h filled, or a negative code with
+ * lk_error_set() detail. */
+int lk_attach_heap_read(pid_t pid, const struct lk_stopall *st, struct lk_glibc_heap *h);
 
 struct lk_attach_heap_stats {
 	size_t blocks;        /* put */
