@@ -96,8 +96,16 @@ static int bad(const char *what, uint64_t at)
 
 /* --- the process's mappings ------------------------------------------ */
 
+/* Add m, or extend the [heap] line before it: the kernel cannot grow the
+ * brk area of a process forked after the heap was made into the parent's
+ * mapping, so the area of a forked daemon shows as several lines. */
 static int add_map(struct walk *w, const struct map *m, size_t *cap)
 {
+	struct map *last = w->n_maps ? &w->maps[w->n_maps - 1] : NULL;
+	if (m->heap && last && last->heap && last->hi == m->lo && last->writable == m->writable) {
+		last->hi = m->hi;
+		return 0;
+	}
 	if (w->n_maps == *cap) {
 		size_t nc = *cap ? 2 * *cap : 256;
 		struct map *a = realloc(w->maps, nc * sizeof(*a));
