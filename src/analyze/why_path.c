@@ -67,13 +67,15 @@ static char *describe_root(const struct lk_session *s, struct lk_symbolizer *sym
 	case LK_ROOT_GOROUTINE:
 		snprintf(buf, sizeof(buf), "the stack of a live goroutine");
 		break;
-	case LK_ROOT_GOHEAP: {
+	case LK_ROOT_GOHEAP:
+	case LK_ROOT_INHERITED: {
 		char *by = NULL;
 		if (b->beyond.via != LK_VIA_NONE) {
 			struct lk_block_why up = {.via = b->beyond, .code = b->beyond_code};
 			by = describe(s, sym, &up);
 		}
-		snprintf(buf, sizeof(buf), "a live object of Go's heap (at 0x%llx)%s%s",
+		snprintf(buf, sizeof(buf), "%s (at 0x%llx)%s%s", r->kind == LK_ROOT_GOHEAP
+			 ? "a live object of Go's heap" : "a block inherited from the parent process",
 			 (unsigned long long)b->via.where, by ? ", kept by " : "", by ? by : "");
 		free(by);
 		break;

@@ -19,6 +19,11 @@
  * Every stopped thread's registers are roots, the vector registers too.
  * The heap of a GHC program whose runtime has shut down is a root only
  * where live Haskell objects are (collector/ghcheap.h).
+ *
+ * Nodes (scanned once reached, never reported): Go's objects, and in a
+ * forked process the blocks it inherited from its parent (its parent's
+ * report has them; they are glibc's in-use chunks that are no live block
+ * of its own), which hold pointers to its own blocks.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +36,7 @@
 #include "analyze/leaks.h"
 #include "analyze/reach.h"
 #include "collector/elfsym.h"
+#include "collector/glibcheap.h"
 #include "collector/ghcheap.h"
 #include "collector/goheap.h"
 #include "collector/maps.h"
@@ -681,10 +687,9 @@ static uint64_t frame_code(int mem_fd, const struct file_maps *code, uint64_t lo
 	return 0;
 }
 
-/* What keeps Go object i: up the chain of Go objects that reached it, to
- * the root or register that reached the first (a C block on the way: none
- * known). */
-static struct lk_reach_why go_object_root(const struct lk_reach *reach, const size_t *slot,
+/* What keeps node i: up the chain of nodes that reached it, to the root
+ * or register that reached the first (a block on the way: none known). */
+static struct lk_reach_why node_root(const struct lk_reach *reach, const size_t *slot,
 					  size_t k, size_t i)
 {
 	for (size_t hops = 0; hops < 4096; hops++) {
@@ -698,11 +703,18 @@ static struct lk_reach_why go_object_root(const struct lk_reach *reach, const si
 	return (struct lk_reach_why){.via = LK_VIA_NONE};
 }
 
+/* The empty roots that stand for "a node" in --why: Go's objects are
+ * blocks [all, inherited) of the array, the inherited ones the rest. */
+struct node_roots {
+	size_t inherited;            /* the first inherited node */
+	size_t go, parent;           /* their roots' indexes */
+};
+
 /* --why: keep what reached each block, and what each root is, in s->why
  * (the roots' descriptions move there). */
 static int keep_why(struct lk_session *s, const struct lk_reach *reach, const size_t *slot,
 		    size_t k, struct roots *rs, const struct file_maps *code,
-		    size_t n_general, size_t go_root, int mem_fd)
+		    size_t n_general, const struct node_roots *nodes, int mem_fd)
 {
 	struct lk_why *w = calloc(1, sizeof(*w));
 	if (!w || !(w->blocks = calloc(s->live.cap + 1, sizeof(*w->blocks)))) {
@@ -715,14 +727,15 @@ static int keep_why(struct lk_session *s, const struct lk_reach *reach, const si
 		struct lk_block_why *b = &w->blocks[slot[i]];
 		b->via = reach->why[i];
 		if (b->via.via == LK_VIA_BLOCK && b->via.index < k && slot[b->via.index] == SIZE_MAX) {
-			b->beyond = go_object_root(reach, slot, k, b->via.index);
+			b->beyond = node_root(reach, slot, k, b->via.index);
 			if (b->beyond.via == LK_VIA_ROOT && b->beyond.index < rs->n &&
 			    rs->info[b->beyond.index].kind == LK_ROOT_STACK)
 				b->beyond_code = frame_code(mem_fd, code,
 							    rs->info[b->beyond.index].lo,
 							    b->beyond.where);
+			size_t root = b->via.index < nodes->inherited ? nodes->go : nodes->parent;
 			b->via = (struct lk_reach_why){.via = LK_VIA_ROOT, .where = b->via.where,
-						       .index = (uint32_t)go_root};
+						       .index = (uint32_t)root};
 		}
 		else if (b->via.via == LK_VIA_BLOCK) /* the block array's order -> a live slot */
 			b->via.index = b->via.index < k ? (uint32_t)slot[b->via.index] : 0;
@@ -771,11 +784,19 @@ static int add_go_roots(const struct lk_go_heap *go, struct roots *rs, size_t *g
 	return rc ? rc : add_root_as(rs, 0, 0, LK_ROOT_GOHEAP, -1, NULL);
 }
 
-/* Go's objects join the blocks as nodes (LK_REACH_NODE; slot SIZE_MAX). */
-static int append_go_objects(const struct lk_go_heap *go, struct lk_block **blocks,
-			     size_t **slot, uint8_t **ignored, size_t *k)
+/* An empty root stands for "a block inherited from the parent" in --why
+ * (its index in *parent_root). */
+static int add_parent_root(struct roots *rs, size_t *parent_root)
 {
-	size_t n = *k + go->n_objects + 1;
+	*parent_root = rs->n;
+	return add_root_as(rs, 0, 0, LK_ROOT_INHERITED, -1, NULL);
+}
+
+/* objects join the blocks as nodes (LK_REACH_NODE; slot SIZE_MAX). */
+static int append_nodes(const struct lk_block *objects, size_t n_objects,
+			struct lk_block **blocks, size_t **slot, uint8_t **ignored, size_t *k)
+{
+	size_t n = *k + n_objects + 1;
 	struct lk_block *b = realloc(*blocks, n * sizeof(*b));
 	if (b)
 		*blocks = b;
@@ -787,12 +808,45 @@ static int append_go_objects(const struct lk_go_heap *go, struct lk_block **bloc
 		*ignored = ig;
 	if (!b || !sl || !ig)
 		return -ENOMEM;
-	for (size_t i = 0; i < go->n_objects; i++, (*k)++) {
-		b[*k] = go->objects[i];
+	for (size_t i = 0; i < n_objects; i++, (*k)++) {
+		b[*k] = objects[i];
 		sl[*k] = SIZE_MAX;
 		ig[*k] = LK_REACH_NODE;
 	}
 	return 0;
+}
+
+/* The blocks forked process s inherited (see the top): glibc's in-use
+ * chunks that are none of its n live blocks (addrs, sorted), into *out
+ * (malloc'ed, *n_out of them). None when it is no fork child or its heap
+ * cannot be read (another allocator). 0 or -ENOMEM. */
+static int inherited_blocks(const struct lk_session *s, const struct lk_exit_snapshot *snap,
+			    const uint64_t *addrs, size_t n, struct lk_block **out,
+			    size_t *n_out)
+{
+	struct lk_glibc_heap heap;
+	size_t n_fs = snap->n_threads + 1;
+	uint64_t *fs = s->forked ? malloc(n_fs * sizeof(*fs)) : NULL;
+	*out = NULL;
+	*n_out = 0;
+	if (!s->forked)
+		return 0;
+	if (!fs)
+		return -ENOMEM;
+	fs[0] = snap->regs.fs_base;
+	for (size_t t = 1; t < n_fs; t++)
+		fs[t] = snap->threads[t - 1].fs_base;
+	int rc = lk_glibc_heap_read(snap->tgid, snap->mem_fd, fs, n_fs, &heap);
+	free(fs);
+	if (rc)
+		return rc == -ENOMEM ? rc : 0;
+	*out = malloc((heap.n + 1) * sizeof(**out));
+	for (size_t i = 0; *out && i < heap.n; i++)
+		if (!bsearch(&heap.blocks[i].addr, addrs, n, sizeof(*addrs), cmp_u64))
+			(*out)[(*n_out)++] = (struct lk_block){.addr = heap.blocks[i].addr,
+							       .size = heap.blocks[i].size};
+	lk_glibc_heap_release(&heap);
+	return *out ? 0 : -ENOMEM;
 }
 
 int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
@@ -817,7 +871,9 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	struct live_thread *threads = NULL;
 	struct lk_ghc_heap *ghc = NULL;
 	struct lk_go_heap *go = NULL;
-	size_t go_root = SIZE_MAX;
+	struct lk_block *inherited = NULL;
+	size_t n_inherited = 0;
+	struct node_roots nodes = {.go = SIZE_MAX, .parent = SIZE_MAX};
 	struct mem_reader *mem = malloc(sizeof(*mem));
 	struct file_maps code = {0};
 	rs.want_info = s->want_why;
@@ -851,10 +907,15 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	q.go = go;
 	if ((rc = collect_roots(&q)) != 0 || (rc = add_ghc_roots(ghc, &rs)) != 0 ||
 	    (rc = add_registered(s, &readable, &rs)) != 0 ||
-	    (go && (rc = add_go_roots(go, &rs, &go_root)) != 0))
+	    (go && (rc = add_go_roots(go, &rs, &nodes.go)) != 0) ||
+	    (rc = inherited_blocks(s, snap, addrs, k, &inherited, &n_inherited)) != 0 ||
+	    (n_inherited && (rc = add_parent_root(&rs, &nodes.parent)) != 0))
 		goto out;
-	size_t all = k; /* the program's blocks, before Go's objects join them */
-	if (go && (rc = append_go_objects(go, &blocks, &slot, &ignored, &k)) != 0)
+	size_t all = k; /* the program's blocks, before the nodes join them */
+	if (go && (rc = append_nodes(go->objects, go->n_objects, &blocks, &slot, &ignored, &k)))
+		goto out;
+	nodes.inherited = k;
+	if ((rc = append_nodes(inherited, n_inherited, &blocks, &slot, &ignored, &k)) != 0)
 		goto out;
 	mem->fd = snap->mem_fd;
 	mem->files = &code;
@@ -893,11 +954,12 @@ int lk_scan_session(struct lk_session *s, const struct lk_exit_snapshot *snap)
 	s->unclassified = all - classified;
 	if (s->want_why)
 		rc = keep_why(s, &reach, slot, k, &rs, &code, n_threads * LK_GENERAL_REGS,
-			      go_root, snap->mem_fd);
+			      &nodes, snap->mem_fd);
 out:
 	lk_reach_release(&reach);
 	lk_ghc_heap_free(ghc);
 	lk_go_heap_free(go);
+	free(inherited);
 	for (size_t i = 0; rs.info && i < rs.n; i++)
 		free(rs.info[i].name);
 	free(rs.info);

@@ -20,6 +20,7 @@ enum lk_root_kind {
 	LK_ROOT_REGISTERED,  /* registered with leakscope_register_root() */
 	LK_ROOT_GOROUTINE,   /* a live goroutine's stack */
 	LK_ROOT_GOHEAP,      /* a live object of Go's heap (an empty range) */
+	LK_ROOT_INHERITED,   /* a block a fork child inherited (an empty range) */
 };
 
 struct lk_root_info {
@@ -33,7 +34,7 @@ struct lk_block_why {
 	struct lk_reach_why via; /* LK_VIA_BLOCK: index is the live slot */
 	uint64_t code;       /* LK_ROOT_STACK: a return address below the word, in
 			      * the function whose frame holds it; 0 if none */
-	struct lk_reach_why beyond; /* LK_ROOT_GOHEAP: what keeps that Go object
+	struct lk_reach_why beyond; /* LK_ROOT_GOHEAP, _INHERITED: what keeps that node
 				     * (a root, a register, or none known) */
 	uint64_t beyond_code;
 };
