@@ -190,6 +190,11 @@ static int walk_chunks(struct walk *w, uint64_t at, uint64_t end, uint64_t *top)
 		}
 		if (size == 0) /* a fencepost: this heap ends here */
 			return 0;
+		if (size == 16 && prev_size == 16) /* the main heap's double fencepost */
+			return lk_error_set(-ENOTSUP, "glibc's main heap is not contiguous at 0x%"
+					    PRIx64 ": something else moved the program break (sbrk), "
+					    "or it could not grow and malloc went on in mmapped "
+					    "memory; such a heap cannot be read", at);
 		if (size % 16 || size > end - at)
 			return bad("a chunk size", at);
 		if (at + size == end) {
