@@ -133,7 +133,7 @@ static void send_all(int fd, const char *p, size_t n)
 	}
 }
 
-/* An answer whose body is the n parts of body, one after the other. */
+/* An answer whose body is the parts of body, one after the other. */
 static void answer_parts(int fd, int code, const char *type, const struct iovec *body, int parts)
 {
 	char head[512];
