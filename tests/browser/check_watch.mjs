@@ -70,6 +70,9 @@ await run(async (browser) => {
   // the reader's choices: the Heap tab, a window brushed on it, scrolled down
   await page.waitForFunction(() => JSON.parse(document.getElementById('data').textContent).t1 > 0.5,
     null, { timeout: 10000 });
+  await page.click('#tab-area');
+  const band = await page.textContent('#pane-area .legend li .nm');
+  await page.uncheck('#pane-area .legend li input');
   await page.click('#tab-heap');
   await drag(page, '#chart-heap', 0.2, 0.6);
   const w0 = [await num(page, '#win-text', 'data-from'), await num(page, '#win-text', 'data-to')];
@@ -87,6 +90,9 @@ await run(async (browser) => {
   const slack = 0.05 + 0.02 * t2;   /* the window snaps to the samples of the new data */
   check(Math.abs(w1[0] - w0[0]) <= slack && Math.abs(w1[1] - w0[1]) <= slack,
     `the window brushed stayed: ${w0.join(' .. ')} s, then ${w1.join(' .. ')} s`);
+  const off = await page.$$eval('#pane-area .legend li', (ls) => ls.filter((l) => !l.querySelector('input').checked)
+    .map((l) => l.querySelector('.nm').textContent));
+  check(off.length === 1 && off[0] === band, `the band left out of the area chart stayed out (${band}: ${JSON.stringify(off)})`);
   const y1 = await page.evaluate(() => window.scrollY);
   check(y0 > 0 && y1 === y0, `and where the page was scrolled to (${y0} px, then ${y1} px)`);
   await page.screenshot({ path: `${shots}/watch-running.png` });

@@ -140,10 +140,10 @@
     /* ---- bands: what is charted ---- */
     var chart = D.chart || { t: [], bands: [], other: null, total: [], top: 0 };
     var layers = [];      /* top bands, then OTHER: {name, color, ys, band, on, hay} */
-    function hidden(name) { return !!keep && keep.off.indexOf(name) >= 0; }
+    function hidden(id) { return !!keep && keep.off.indexOf(id) >= 0; }   /* a band's id, or OTHER */
     chart.bands.forEach(function (ys, i) {
       var b = D.bands[i];
-      layers.push({ name: b.label, color: PALETTE[i % PALETTE.length], ys: ys, band: i, on: !hidden(b.label),
+      layers.push({ name: b.label, color: PALETTE[i % PALETTE.length], ys: ys, band: i, on: !hidden(b.id),
         peak: b.s[1], hay: (b.label + ' ' + b.id + ' ' + (b.d || []).join(' ')).toLowerCase() });
     });
     if (chart.other) {
@@ -1134,7 +1134,7 @@
     function state() {
       return { tab: current ? current.id : null, win: WIN ? { from: WIN.from, to: WIN.to } : null,
         chart: { log: CHART.log, clip: CHART.clip, stream: CHART.stream },
-        off: layers.filter(function (l) { return !l.on; }).map(function (l) { return l.band < 0 ? 'OTHER' : l.name; }), filter: bandFilter,
+        off: layers.filter(function (l) { return !l.on; }).map(function (l) { return l.band < 0 ? 'OTHER' : D.bands[l.band].id; }), filter: bandFilter,
         table: { sort: tstate.sort, dir: tstate.dir, q: tstate.q, per: tstate.per },
         flame: fstate ? { m: fstate.m, q: fstate.q, icicle: fstate.icicle } : null, sizes: szk || 0 };
     }
