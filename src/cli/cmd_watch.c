@@ -2,7 +2,8 @@
  * cmd_watch.c - `leakscope watch`: follow a trace while it is written
  * (a recording's, or an attached process's) and show, every interval,
  * what it holds so far: in the terminal (watch_text.c) and, with --serve,
- * on a local web page (watch_serve.c, watch_json.c). Each refresh reads
+ * on a local web page: the HTML report of the history the refresh read
+ * (watch_page.c, watch_serve.c, watch_json.c). Each refresh reads
  * the trace again from its start with the report's analysis (history/):
  * the growth ranking is over the whole trace, so it cannot be carried
  * over from one refresh to the next more cheaply (docs/watch.md measures
@@ -30,11 +31,12 @@ static const struct lk_cli_opt options[] = {
 	{"interval", OPT_INTERVAL, "MS", "refresh every MS milliseconds (default 1000;\n"
 	 "at least twice what a refresh takes)"},
 	LK_CLI_OPT_TOP("growing sites shown (default 5)"),
-	{"serve", OPT_SERVE, "[ADDR:]PORT", "show the view on a web page too, served at\n"
-	 "ADDR:PORT (ADDR 127.0.0.1 unless given; PORT 0:\n"
-	 "any free one) and readable only with the token\n"
-	 "of the address printed on start; serves the last\n"
-	 "view after the trace ended, until interrupted"},
+	{"serve", OPT_SERVE, "[ADDR:]PORT", "serve the page (the HTML report of the trace so\n"
+	 "far, updating itself) at ADDR:PORT (ADDR\n"
+	 "127.0.0.1 unless given; PORT 0: any free one),\n"
+	 "readable only with the token of the address\n"
+	 "printed on start; serves the last page after the\n"
+	 "trace ended, until interrupted"},
 	LK_CLI_OPT_QUIET,
 	LK_CLI_OPT_END,
 };
@@ -52,7 +54,10 @@ const struct lk_cli_cmd lk_cli_watch = {
 	"marks and snapshots as they come. On a terminal the screen is redrawn;\n"
 	"otherwise each refresh prints a block of lines ending with an empty one,\n"
 	"and each mark once. Ends when the trace ends (the recording finished)\n"
-	"or on Ctrl-C. A finished trace is shown once.\n",
+	"or on Ctrl-C. A finished trace is shown once. With --serve, a web page\n"
+	"shows it too: the HTML report of the trace so far ('leakscope report\n"
+	"--format html'), made at each refresh, which updates itself in the\n"
+	"browser and keeps the tab, the time window and the options chosen.\n",
 	.opts = options,
 	.notes =
 	"PID is a process that a running recording traces (its trace is asked from\n"
@@ -98,7 +103,8 @@ struct watch {
  * not even its header), -1 after a message. */
 static int load(struct watch *w, struct lk_history *h)
 {
-	struct lk_hist_options opt = {.from.kind = LK_POINT_START, .to.kind = LK_POINT_END};
+	struct lk_hist_options opt = {.from.kind = LK_POINT_START, .to.kind = LK_POINT_END,
+				      .cells = w->server != NULL};   /* the page's window analysis */
 	FILE *f = fopen(w->path, "rb");
 	if (!f && errno == ENOENT)
 		return 0;
@@ -123,7 +129,30 @@ static int load(struct watch *w, struct lk_history *h)
 	return 1;
 }
 
-/* Show h: text on standard output, JSON for the page. 0 or 1. */
+/* The page of h and the view's JSON, for the server. 0 or 1. */
+static int serve(struct watch *w, const struct lk_history *h)
+{
+	struct lk_watch_page page;
+	char *json = NULL;
+	size_t len = 0;
+	int rc = lk_watch_page_make(h, w->path, &page);
+	if (rc) {
+		lk_cli_error("watch: cannot make the page: %s", lk_cli_errtext(rc));
+		return 1;
+	}
+	FILE *m = open_memstream(&json, &len);
+	int failed = !m || lk_watch_json(m, h, &w->view);
+	if ((m && fclose(m)) || failed) {
+		free(json);
+		lk_watch_page_release(&page);
+		lk_cli_error("watch: out of memory");
+		return 1;
+	}
+	lk_watch_server_set(w->server, &page, json, len);
+	return 0;
+}
+
+/* Show h: text on standard output, the page when served. 0 or 1. */
 static int show(struct watch *w, const struct lk_history *h)
 {
 	int rc = lk_watch_text(stdout, h, &w->view);
@@ -131,18 +160,7 @@ static int show(struct watch *w, const struct lk_history *h)
 		lk_cli_error("watch: cannot write 'standard output': %s", lk_cli_errtext(rc));
 		return 1;
 	}
-	if (w->server) {
-		char *json = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&json, &len);
-		if (!m || lk_watch_json(m, h, &w->view) || fclose(m)) {
-			free(json);
-			lk_cli_error("watch: out of memory");
-			return 1;
-		}
-		lk_watch_server_set(w->server, json, len);
-	}
-	return 0;
+	return w->server ? serve(w, h) : 0;
 }
 
 /* Whether a trace that has not grown since the last refresh was left
@@ -219,7 +237,7 @@ static int follow(struct watch *w)
 int cmd_watch(int argc, char **argv)
 {
 	struct watch w = {.interval = 1000, .view = {.top = 5}, .last_size = -1};
-	const char *serve = NULL;
+	const char *spec = NULL;
 	struct lk_cli_parser p;
 	long n;
 	int c;
@@ -237,7 +255,7 @@ int cmd_watch(int argc, char **argv)
 				return p.status;
 			w.view.top = (int)n;
 			break;
-		case OPT_SERVE: serve = p.value; break;
+		case OPT_SERVE: spec = p.value; break;
 		}
 	}
 	if (c == LK_CLI_STOP)
@@ -255,9 +273,9 @@ int cmd_watch(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	int status;
-	if (serve && (status = lk_watch_serve(serve, w.path, &w.server)))
+	if (spec && (status = lk_watch_serve(spec, &w.server)))
 		return status;
-	if (serve) {
+	if (spec) {
 		/* said even with -q: the page cannot be read without it */
 		fprintf(stderr, "leakscope: watch: serving %s\n", lk_watch_server_url(w.server));
 	}

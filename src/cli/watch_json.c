@@ -1,8 +1,8 @@
 /*
  * watch_json.c - the view of `leakscope watch` as the JSON its page reads
- * every second (docs/watch.md): the trace, the program, the time, RSS and
- * live bytes now and at their peak, their samples, the growing sites with
- * their first frame and the marks.
+ * every second for its header (docs/watch.md): the trace, the program, the
+ * time, RSS and live bytes now and at their peak, the growing sites with
+ * their first frame and the marks. The charts are the report's (#data).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,28 +10,6 @@
 
 #include "cli/watch.h"
 #include "report/json.h"
-
-static void samples(FILE *out, const struct lk_history *h, const char *name,
-		    const struct lk_series_buf *b, uint64_t now)
-{
-	fprintf(out, ",\"%s\":[", name);
-	for (size_t j = 0; j <= h->sampler.due; j++) {
-		double v = j == h->sampler.due ? (double)now : b->v && j < b->n ? b->v[j] : 0;
-		lk_json_uint(out, j ? ',' : 0, (uint64_t)v);
-	}
-	putc(']', out);
-}
-
-static void times(FILE *out, const struct lk_history *h)
-{
-	fputs(",\"times\":[", out);
-	for (size_t j = 0; j <= h->sampler.due; j++) {
-		if (j)
-			putc(',', out);
-		lk_json_fixed(out, j == h->sampler.due ? lk_history_seconds(h, h->t_end) : h->times[j], 6);
-	}
-	putc(']', out);
-}
 
 static void frame(FILE *out, const char *key, const struct lk_frame_text *f)
 {
@@ -107,10 +85,6 @@ int lk_watch_json(FILE *out, const struct lk_history *h, const struct lk_watch_v
 	else
 		fputs(",\"rss\":null,\"rss_peak\":null", out);
 	fprintf(out, ",\"allocations\":%" PRIu64 ",\"frees\":%" PRIu64, h->allocs, h->frees);
-	times(out, h);
-	samples(out, h, "live_samples", &h->total_series, h->live_bytes);
-	if (h->n_samples_rss)
-		samples(out, h, "rss_samples", &h->rss_series, h->rss_now);
 	int rc = growing(out, h, v);
 	if (rc)
 		return rc;

@@ -1,12 +1,13 @@
 /*
- * watch_serve.c - the small HTTP server of `leakscope watch --serve`: one
- * page (the asset watch.html) and the view's JSON, which the page asks for
- * every second, answered one connection at a time between refreshes.
- * The page links to the HTML report of the trace so far (watch_report.c),
- * made when asked for. Nothing is served without the random token of the address printed on
- * start (403 Forbidden): a page on another site, or another user of the
- * machine, cannot read what the program allocates. Listens on 127.0.0.1
- * unless an address is given.
+ * watch_serve.c - the small HTTP server of `leakscope watch --serve`: the
+ * page of the last refresh (the HTML report of the trace so far, with
+ * live.js: watch_page.c), its data alone, and the state the page asks for
+ * every second (the view's JSON with the refresh's generation), answered
+ * one connection at a time between refreshes; all made by the refresh,
+ * nothing when asked. Nothing is served without the random token of the
+ * address printed on start (403 Forbidden): a page on another site, or
+ * another user of the machine, cannot read what the program allocates.
+ * Listens on 127.0.0.1 unless an address is given.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,22 +18,23 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/watch.h"
-#include "report/assets.h"
 
 #define REQUEST_MAX 8192
 #define CLIENT_MS 2000   /* a client that says nothing for this long is dropped */
 
 struct lk_watch_server {
 	int fd;
-	const char *trace;
 	char token[33];
 	char url[160];
-	char *json;
+	unsigned long generation;   /* refreshes set: 0 before the first */
+	struct lk_watch_page page;
+	char *json;                 /* the view: {...} */
 	size_t len;
 };
 
@@ -68,7 +70,7 @@ static int make_token(char *out)
 	return 0;
 }
 
-int lk_watch_serve(const char *spec, const char *trace, struct lk_watch_server **out)
+int lk_watch_serve(const char *spec, struct lk_watch_server **out)
 {
 	struct sockaddr_in a;
 	int explicit_addr, one = 1;
@@ -83,7 +85,6 @@ int lk_watch_serve(const char *spec, const char *trace, struct lk_watch_server *
 		return 1;
 	}
 	socklen_t len = sizeof(a);
-	s->trace = trace;
 	s->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->fd < 0 || setsockopt(s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    bind(s->fd, (struct sockaddr *)&a, sizeof(a)) || listen(s->fd, 16) ||
@@ -109,11 +110,16 @@ const char *lk_watch_server_url(const struct lk_watch_server *s)
 	return s->url;
 }
 
-void lk_watch_server_set(struct lk_watch_server *s, char *json, size_t len)
+void lk_watch_server_set(struct lk_watch_server *s, struct lk_watch_page *page, char *json,
+			 size_t len)
 {
+	lk_watch_page_release(&s->page);
+	s->page = *page;
+	memset(page, 0, sizeof(*page));
 	free(s->json);
 	s->json = json;
 	s->len = len;
+	s->generation++;
 }
 
 static void send_all(int fd, const char *p, size_t n)
@@ -127,11 +133,15 @@ static void send_all(int fd, const char *p, size_t n)
 	}
 }
 
-static void answer(int fd, int code, const char *type, const char *body, size_t len)
+/* An answer whose body is the parts of body, one after the other. */
+static void answer_parts(int fd, int code, const char *type, const struct iovec *body, int parts)
 {
 	char head[512];
+	size_t len = 0;
+	for (int i = 0; i < parts; i++)
+		len += body[i].iov_len;
 	const char *what = code == 200 ? "OK" : code == 403 ? "Forbidden" :
-			   code == 404 ? "Not Found" : code == 500 ? "Internal Server Error" :
+			   code == 404 ? "Not Found" :
 			   "Bad Request";
 	int n = snprintf(head, sizeof(head),
 			 "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
@@ -139,7 +149,50 @@ static void answer(int fd, int code, const char *type, const char *body, size_t 
 			 "Referrer-Policy: no-referrer\r\nConnection: close\r\n\r\n",
 			 code, what, type, len);
 	send_all(fd, head, (size_t)n);
-	send_all(fd, body, len);
+	for (int i = 0; i < parts; i++)
+		send_all(fd, body[i].iov_base, body[i].iov_len);
+}
+
+static void answer(int fd, int code, const char *type, const char *body, size_t len)
+{
+	struct iovec part = {(void *)body, len};
+	answer_parts(fd, code, type, &part, 1);
+}
+
+/* "/": the page, its data element told its generation (live.js reads it);
+ * before the first refresh, a page that asks again every second. */
+static void send_page(struct lk_watch_server *s, int fd)
+{
+	static const char waiting[] =
+		"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		"<meta http-equiv=\"refresh\" content=\"1\"><title>leakscope watch</title></head>"
+		"<body><p>leakscope watch: waiting for the trace</p></body></html>\n";
+	if (!s->page.html) {
+		answer(fd, 200, "text/html; charset=utf-8", waiting, sizeof(waiting) - 1);
+		return;
+	}
+	char attr[64];   /* replaces the '>' that closes the data's start tag */
+	int n = snprintf(attr, sizeof(attr), " data-generation=\"%lu\">", s->generation);
+	struct iovec parts[] = {
+		{s->page.html, s->page.data - 1},
+		{attr, (size_t)n},
+		{s->page.html + s->page.data, s->page.len - s->page.data},
+	};
+	answer_parts(fd, 200, "text/html; charset=utf-8", parts, 3);
+}
+
+/* "/state": the view with the generation of the page's data first. */
+static void send_state(struct lk_watch_server *s, int fd)
+{
+	char gen[64];
+	if (!s->json) {
+		int n = snprintf(gen, sizeof(gen), "{\"generation\":0,\"waiting\":true}\n");
+		answer(fd, 200, "application/json", gen, (size_t)n);
+		return;
+	}
+	int n = snprintf(gen, sizeof(gen), "{\"generation\":%lu,", s->generation);
+	struct iovec parts[] = {{gen, (size_t)n}, {s->json + 1, s->len - 1}};
+	answer_parts(fd, 200, "application/json", parts, 2);
 }
 
 /* Whether query ("a=b&token=T...") carries token. */
@@ -198,25 +251,13 @@ static void serve_one(struct lk_watch_server *s, int fd)
 		return;
 	}
 	if (!strcmp(path, "/")) {
-		const struct lk_asset *a = lk_asset_find("watch.html");
-		answer(fd, 200, "text/html; charset=utf-8", (const char *)a->data, a->len);
+		send_page(s, fd);
 	} else if (!strcmp(path, "/data")) {
 		static const char none[] = "{\"waiting\":true}\n";
-		answer(fd, 200, "application/json", s->json ? s->json : none,
-		       s->json ? s->len : sizeof(none) - 1);
-	} else if (!strcmp(path, "/report")) {
-		char *html;
-		size_t len;
-		int rc = lk_watch_report(s->trace, &html, &len);
-		if (rc) {
-			char msg[300];
-			int n = snprintf(msg, sizeof(msg), "cannot report on the trace: %s\n",
-					 lk_cli_errtext(rc));
-			answer(fd, 500, "text/plain", msg, (size_t)n);
-			return;
-		}
-		answer(fd, 200, "text/html; charset=utf-8", html, len);
-		free(html);
+		answer(fd, 200, "application/json", s->page.html ? s->page.html + s->page.data : none,
+		       s->page.html ? s->page.data_len : sizeof(none) - 1);
+	} else if (!strcmp(path, "/state")) {
+		send_state(s, fd);
 	} else {
 		answer(fd, 404, "text/plain", "not found\n", 10);
 	}
@@ -251,6 +292,7 @@ void lk_watch_server_wait(struct lk_watch_server *s, int ms)
 void lk_watch_server_close(struct lk_watch_server *s)
 {
 	close(s->fd);
+	lk_watch_page_release(&s->page);
 	free(s->json);
 	free(s);
 }

@@ -420,20 +420,23 @@ int lk_timeline_write_html_extra(const struct lk_timeline *tl, const struct lk_h
 				 FILE *out)
 {
 	const struct lk_asset *css = inline_asset("report.css", "</style");
-	const struct lk_asset *js[N_SCRIPTS];
+	const struct lk_asset *js[N_SCRIPTS + 1];
 	const char *title = tl->title && *tl->title ? tl->title : "heap profile";
+	size_t n_js = N_SCRIPTS + (x && x->script);
 	int rc;
 
-	for (size_t i = 0; i < N_SCRIPTS; i++)
-		if (!(js[i] = inline_asset(scripts[i], "</script")))
+	for (size_t i = 0; i < n_js; i++)
+		if (!(js[i] = inline_asset(i < N_SCRIPTS ? scripts[i] : x->script, "</script")))
 			return -EINVAL;
 	if (!css)
 		return -EINVAL;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
-	      "<meta name=\"generator\" content=\"leakscope\">\n<title>", out);
+	      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:", out);
+	if (n_js > N_SCRIPTS)
+		fputs("; connect-src 'self'", out);
+	fputs("\">\n<meta name=\"generator\" content=\"leakscope\">\n<title>", out);
 	html_text(out, title);
 	fputs(" \xe2\x80\x94 leakscope</title>\n<style>\n", out);
 	fwrite(css->data, 1, css->len, out);
@@ -444,7 +447,7 @@ int lk_timeline_write_html_extra(const struct lk_timeline *tl, const struct lk_h
 	      "<script type=\"application/json\" id=\"data\">", out);
 	if ((rc = write_data(out, tl, x)) < 0)
 		return rc;
-	for (size_t i = 0; i < N_SCRIPTS; i++) {
+	for (size_t i = 0; i < n_js; i++) {
 		fputs("</script>\n<script>\n", out);
 		fwrite(js[i]->data, 1, js[i]->len, out);
 	}

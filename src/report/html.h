@@ -35,11 +35,15 @@ int lk_timeline_write_html(const struct lk_timeline *tl, FILE *out);
  * The same with more data for the page: x->write(out, x->arg) is called
  * inside the data object after its last member and writes further members
  * (",\"leaks\":..."; strings through lk_json_string). report.js draws
- * "leaks" and "candidates" when present (docs/html-report.md).
+ * "leaks" and "candidates" when present (docs/html-report.md). x->script,
+ * when set, names one more asset run after report.js (the live page of
+ * `leakscope watch --serve`: live.js), and the page may then fetch from its
+ * own server (connect-src 'self'); nothing else changes.
  */
 struct lk_html_extra {
 	int (*write)(FILE *out, void *arg);
 	void *arg;
+	const char *script;
 };
 int lk_timeline_write_html_extra(const struct lk_timeline *tl, const struct lk_html_extra *x,
 				 FILE *out);

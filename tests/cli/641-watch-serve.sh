@@ -1,10 +1,12 @@
 # leakscope watch --serve: the page, in headless chromium
-# (tests/browser/check_watch.mjs), follows a recording of watch-grow (6 s,
-# 1000 bytes kept every 50 ms by grow_cache, a mark each second): its
-# numbers change by themselves while the program runs and end as the
-# report's; every request without the token printed on start gets 403.
-# The server listens on the loopback when no address is given, serves the
-# last view after the end, and watch exits 0 on SIGINT.
+# (tests/browser/check_watch.mjs), follows a recording of watch-grow (10 s,
+# 1000 bytes kept every 50 ms by grow_cache, a mark each second): it is the
+# HTML report of the trace so far, updating itself while the program runs
+# (a mark sent with leakscope mark shows; the window brushed stays), and it
+# ends as the report of the finished trace; every request without the
+# token printed on start gets 403. The server listens on the loopback when
+# no address is given, serves the last page after the end, and watch exits
+# 0 on SIGINT.
 . "$(dirname "$0")/../lib.sh"
 v=$(victim watch-grow) || exit
 export XDG_RUNTIME_DIR=$T/xdg
@@ -12,7 +14,7 @@ mkdir -m 700 "$XDG_RUNTIME_DIR"
 tr=$T/w.lstrace
 [ -x /usr/bin/chromium ] || skip "chromium is not installed (watch --serve was checked)"
 
-"$LEAKSCOPE" record -o "$tr" -- "$v" 6 2> "$T/rec.err" &
+"$LEAKSCOPE" record -o "$tr" -- "$v" 10 2> "$T/rec.err" &
 recpid=$!
 "$LEAKSCOPE" watch --serve 0 --interval 500 "$tr" > "$T/out" 2> "$T/err" &
 wpid=$!
@@ -29,16 +31,16 @@ if command -v ss > /dev/null; then
 	ss -ltn | grep -q " 127\.0\.0\.1:$port " || { ss -ltn; kill $wpid; fail "not listening on 127.0.0.1:$port"; }
 fi
 
-# the report's numbers, for the page to meet once the recording ended
+# the report of the finished trace, for the page to meet once the recording ended
 (
 	while kill -0 $recpid 2> /dev/null; do sleep 0.1; done
 	"$LEAKSCOPE" report "$tr" > "$T/report" 2> /dev/null
-	live=$(sed -n 's/^  live at the end *\([0-9,]*\) bytes.*/\1/p' "$T/report" | tr -d ,)
-	peak=$(sed -n 's/^  peak live *\([0-9,]*\) bytes.*/\1/p' "$T/report" | tr -d ,)
-	echo "$live $peak" > "$T/expected.tmp" && mv "$T/expected.tmp" "$T/expected"
+	"$LEAKSCOPE" report --format html -o "$T/static.html" "$tr" 2> /dev/null
+	"$LEAKSCOPE" report -f json "$tr" > "$T/expected.tmp" 2> /dev/null && mv "$T/expected.tmp" "$T/expected.json"
 ) &
-browser_check "watch --serve" check_watch.mjs "$url" "$T/expected" "$ROOT/tests/out/screenshots"
-grep -q '^  live at the end *120,000 bytes' "$T/report" || fail "the report is not of 120 blocks"
+browser_check "watch --serve" check_watch.mjs "$url" "$LEAKSCOPE" "$tr" "$T/expected.json" "$T/static.html" \
+	"$ROOT/tests/out/screenshots"
+grep -q '^  live at the end *200,000 bytes' "$T/report" || fail "the report is not of 200 blocks"
 
 # the recording is over; watch serves its last view until interrupted
 kill -0 $wpid || fail "watch --serve did not go on serving after the end"

@@ -360,7 +360,7 @@ int lk_history_write_html(const struct lk_history *h, const struct lk_history_vi
 	int rc = build(&tl, h, v);
 	if (rc == 0) {
 		struct extra_data d = {h, v->leaks};
-		struct lk_html_extra x = {.write = extra, .arg = &d};
+		struct lk_html_extra x = {.write = extra, .arg = &d, .script = v->script};
 		rc = lk_timeline_write_html_extra(&tl, &x, out);
 	}
 	lk_timeline_release(&tl);

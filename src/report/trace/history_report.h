@@ -26,6 +26,8 @@ struct lk_history_view {
 				     * them (history/verdicts.h); NULL when
 				     * the window ends before the trace */
 	int show_suppressed, show_reachable;  /* in text, as for `run` */
+	const char *script;         /* in HTML: one more asset the page runs
+				     * (report/html.h; NULL: none) */
 	struct lk_text_style style; /* in text */
 };
 
