@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "common/array.h"
 #include "common/error.h"
 #include "eventlog/band_index.h"
 #include "eventlog/census.h"
@@ -46,21 +47,6 @@ struct hp {
 	size_t n_empty, cap_empty;
 	int have_values;         /* a VALUE_UNIT line was read */
 };
-
-static int grow(void *pptr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t nc = *cap ? *cap : 16;
-	while (nc < need)
-		nc *= 2;
-	void *np = realloc(*(void **)pptr, nc * elem);
-	if (!np)
-		return -ENOMEM;
-	*(void **)pptr = np;
-	*cap = nc;
-	return 0;
-}
 
 /* Shown as it is, printable: the line's text between s and its end. */
 static char *shown(const char *s, size_t n)
@@ -231,7 +217,8 @@ static int on_mark(struct hp *h, const char *rest)
 	if (rc)
 		return rc;
 	struct lk_timeline *tl = h->tl;
-	if (grow(&tl->markers, &h->cap_markers, tl->n_markers + 1, sizeof(*tl->markers)))
+	if (lk_array_grow(&tl->markers, &h->cap_markers, tl->n_markers + 1,
+			  sizeof(*tl->markers), 16))
 		return -ENOMEM;
 	char *text = strdup("");
 	if (!text)
@@ -291,7 +278,7 @@ static int on_band(struct hp *h)
 	int rc;
 	if (!h->sample_begun && (rc = begin_census(h)))
 		return rc;
-	if (grow(&h->key, &h->key_cap, KEY_PAD + n + 1, 1))
+	if (lk_array_grow(&h->key, &h->key_cap, KEY_PAD + n + 1, 1, 16))
 		return -ENOMEM;
 	memset(h->key, 0, KEY_PAD);
 	memcpy(h->key + KEY_PAD, h->line, n);
@@ -324,7 +311,7 @@ static int on_end(struct hp *h, const char *rest)
 		return 0;
 	if (h->n_empty == EMPTY_MAX && (rc = empty_censuses(h)))
 		return rc;
-	if (grow(&h->empty, &h->cap_empty, h->n_empty + 1, sizeof(double)))
+	if (lk_array_grow(&h->empty, &h->cap_empty, h->n_empty + 1, sizeof(double), 16))
 		return -ENOMEM;
 	h->empty[h->n_empty++] = h->sample_t;
 	return 0;

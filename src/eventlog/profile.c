@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/array.h"
 #include "common/error.h"
 #include "eventlog/band_index.h"
 #include "eventlog/bigendian.h"
@@ -63,21 +64,6 @@ static char *text_payload(const uint8_t *p, size_t len)
 {
 	const uint8_t *z = memchr(p, 0, len);
 	return dupn(p, z ? (size_t)(z - p) : len);
-}
-
-static int grow(void *pptr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t nc = *cap ? *cap : 16;
-	while (nc < need)
-		nc *= 2;
-	void *np = realloc(*(void **)pptr, nc * elem);
-	if (!np)
-		return -ENOMEM;
-	*(void **)pptr = np;
-	*cap = nc;
-	return 0;
 }
 
 static uint64_t hash_u64(uint64_t x)
@@ -134,7 +120,6 @@ struct builder {
 };
 
 /* ---- series ----------------------------------------------------------- */
-
 
 struct point { double t, v; };
 
@@ -390,7 +375,7 @@ static int on_ipe(struct builder *b, const uint8_t *p, size_t len)
 	if (b->n_ipes * 2 >= b->iidx_cap &&
 	    rehash(&b->iidx, &b->iidx_cap, b->n_ipes, ipe_hash, b))
 		return -ENOMEM;
-	if (grow(&b->ipes, &b->cap_ipes, b->n_ipes + 1, sizeof(*b->ipes)))
+	if (lk_array_grow(&b->ipes, &b->cap_ipes, b->n_ipes + 1, sizeof(*b->ipes), 16))
 		return -ENOMEM;
 	struct ipe *e = &b->ipes[b->n_ipes];
 	e->addr = addr;
@@ -435,7 +420,7 @@ static int on_cost_centre(struct builder *b, const uint8_t *p, size_t len)
 	if (b->n_ccs * 2 >= b->cidx_cap &&
 	    rehash(&b->cidx, &b->cidx_cap, b->n_ccs, cc_hash, b))
 		return -ENOMEM;
-	if (grow(&b->ccs, &b->cap_ccs, b->n_ccs + 1, sizeof(*b->ccs)))
+	if (lk_array_grow(&b->ccs, &b->cap_ccs, b->n_ccs + 1, sizeof(*b->ccs), 16))
 		return -ENOMEM;
 	const uint8_t *q = p + 4, *end = p + len;
 	size_t n1, n2, n3;
@@ -559,7 +544,8 @@ static int on_prof_begin(struct builder *b, const uint8_t *p, size_t len)
 static int add_marker(struct builder *b, uint64_t t, const uint8_t *p, size_t len)
 {
 	struct lk_timeline *tl = b->tl;
-	if (grow(&tl->markers, &b->cap_markers, tl->n_markers + 1, sizeof(*tl->markers)))
+	if (lk_array_grow(&tl->markers, &b->cap_markers, tl->n_markers + 1,
+			  sizeof(*tl->markers), 16))
 		return -ENOMEM;
 	char *s = text_payload(p, len);
 	if (!s)
@@ -709,7 +695,7 @@ static int finish_cc(struct builder *b, struct lk_band *band)
 		struct cc *c = cc_find(b, id);
 		char *part = c ? fmt("%s%s%s", c->module, *c->module ? "." : "", c->label)
 			       : fmt("cc%" PRIu32, id);
-		if (!part || grow(&out, &cap, n + strlen(part) + 2, 1)) {
+		if (!part || lk_array_grow(&out, &cap, n + strlen(part) + 2, 1, 16)) {
 			free(part);
 			free(out);
 			return -ENOMEM;
