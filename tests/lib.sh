@@ -40,6 +40,14 @@
 #                  wait until `leakscope attach` (stderr ERRFILE; pid APID,
 #                  whose end fails at once) says "attached to pid PID"; fail
 #                  after 15 s, showing ERRFILE's last lines
+#   build_fuzzers  skip unless clang builds libFuzzer targets here; make fuzz
+#                  (fail showing the build's last lines)
+#   run_fuzzer NAME ARGS...
+#                  run build-fuzz/NAME in $T for 20 s (one input: 10 s at
+#                  most; UBSan halts on its first error) with ARGS
+#                  (libFuzzer's options, then the corpus); fail showing the
+#                  log's last lines when it finds a crash, else print its
+#                  summary
 #   browser_check WHAT SCRIPT ARGS...
 #                  run tests/browser/SCRIPT (node, playwright-core, Debian's
 #                  chromium) with ARGS; skip, saying that WHAT was checked,
@@ -219,6 +227,22 @@ victim_lib() {
 		cc -g -O0 -shared -fPIC -Wl,-soname,"$1.so" -o "$lib" "$src" || fail "cannot build library $1"
 	fi
 	echo "$lib"
+}
+
+build_fuzzers() {
+	command -v clang > /dev/null || skip "clang is not installed"
+	echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' > "$T/probe.c"
+	clang -fsanitize=fuzzer -o "$T/probe" "$T/probe.c" 2> /dev/null ||
+		skip "clang has no libFuzzer"
+	make -C "$ROOT" fuzz > "$T/build.log" 2>&1 || { tail -n 20 "$T/build.log"; fail "make fuzz"; }
+}
+
+run_fuzzer() { # name libfuzzer-args...
+	rf_name=$1; shift
+	(cd "$T" && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		"$ROOT/build-fuzz/$rf_name" -max_total_time=20 -timeout=10 "$@") > "$T/fuzz.log" 2>&1 ||
+		{ tail -n 40 "$T/fuzz.log"; fail "the fuzzer found a crash"; }
+	tail -n 3 "$T/fuzz.log"
 }
 
 browser_check() { # what script args...
