@@ -60,7 +60,7 @@ CORE_SRC    = $(wildcard src/common/*.c src/collector/*.c src/analyze/*.c src/co
 CLI_SRC     = $(wildcard src/cli/*.c)
 PRELOAD_SRC = $(wildcard src/preload/*.c)
 UNIT_SRC    = $(wildcard tests/unit/*.c)
-FUZZ_SRC    = $(wildcard tests/fuzz/*.c)
+FUZZ_SRC    = $(wildcard tests/fuzz/*_fuzz.c)
 ASSETS      = $(wildcard src/report/assets/*)
 
 CORE_OBJ    = $(CORE_SRC:%.c=$(B)/obj/%.o)
@@ -205,12 +205,15 @@ $(B)/unit/ghcstack_test: tests/unit/ghcstack_test.c $(UNWIND_OBJ)
 # 1024, and 2 with more than 4 bands (64 values), so that inputs of a few
 # KiB reach the merging of points.
 FUZZ_DEFS = -DLK_PROFILE_SAMPLES_MAX=16 -DLK_PROFILE_SAMPLES_MIN=2 -DLK_PROFILE_VALUES_MAX=64
+# A target is tests/fuzz/NAME_fuzz.c; the other sources there are what
+# targets share (profile_harness.c), linked into each.
 FUZZERS = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+FUZZ_LIB = $(filter-out $(FUZZ_SRC),$(wildcard tests/fuzz/*.c))
 fuzz: $(FUZZERS)
-build-fuzz/%: tests/fuzz/%.c $(CORE_SRC)
+build-fuzz/%: tests/fuzz/%.c $(FUZZ_LIB) $(wildcard tests/fuzz/*.h) $(CORE_SRC)
 	@mkdir -p build-fuzz
 	$(MAKE) B=build-fuzz/core CC=clang SAN=0 CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_DEFS)" build-fuzz/core/libcore.a
-	clang $(BASEFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< build-fuzz/core/libcore.a $(CORE_LIBS)
+	clang $(BASEFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_LIB) build-fuzz/core/libcore.a $(CORE_LIBS)
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the command, the
 # interposer where the command finds it (lib/leakscope/ next to bin/:

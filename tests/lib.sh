@@ -32,6 +32,22 @@
 #                  once it is ready, with its pid in $vpid
 #   finish_waiting            send it its line; fail unless it then exits 0
 #                  and prints "done"
+#   wait_for_line FILE REGEX [SECONDS]
+#                  wait until a line of FILE (written by a program in the
+#                  background) matches the extended regex; fail after
+#                  SECONDS (whole, default 10), showing FILE's last lines
+#   wait_attached ERRFILE PID [APID]
+#                  wait until `leakscope attach` (stderr ERRFILE; pid APID,
+#                  whose end fails at once) says "attached to pid PID"; fail
+#                  after 15 s, showing ERRFILE's last lines
+#   build_fuzzers  skip unless clang builds libFuzzer targets here; make fuzz
+#                  (fail showing the build's last lines)
+#   run_fuzzer NAME ARGS...
+#                  run build-fuzz/NAME in $T for 20 s (one input: 10 s at
+#                  most; UBSan halts on its first error) with ARGS
+#                  (libFuzzer's options, then the corpus); fail showing the
+#                  log's last lines when it finds a crash, else print its
+#                  summary
 #   browser_check WHAT SCRIPT ARGS...
 #                  run tests/browser/SCRIPT (node, playwright-core, Debian's
 #                  chromium) with ARGS; skip, saying that WHAT was checked,
@@ -116,10 +132,7 @@ start_waiting() { # command...
 	"$@" < "$T/in" > "$T/out" 2> "$T/err" &
 	vpid=$!
 	exec 3> "$T/in"
-	i=0
-	until grep -q ready "$T/out"; do
-		i=$((i + 1)); [ $i -lt 200 ] || fail "the program never got ready"; sleep 0.05
-	done
+	wait_for_line "$T/out" ready
 }
 
 finish_waiting() {
@@ -128,6 +141,36 @@ finish_waiting() {
 	rc=0; wait $vpid || rc=$?
 	[ $rc -eq 0 ] || { cat "$T/err"; fail "the program exited $rc"; }
 	expect_grep "$T/out" "^done$"
+}
+
+wait_for_line() { # file extended-regex [seconds]
+	wl_left=$((${3:-10} * 50))
+	until grep -Eq -- "$2" "$1" 2> /dev/null; do
+		wl_left=$((wl_left - 1))
+		[ $wl_left -gt 0 ] || {
+			echo "--- $1 (last lines):"; tail -n 20 "$1" 2> /dev/null
+			fail "no line /$2/ in $1 after ${3:-10} s"
+		}
+		sleep 0.02
+	done
+}
+
+wait_attached() { # errfile pid [attach-pid]
+	wa_left=750
+	until grep -q "attached to pid $2 " "$1" 2> /dev/null; do
+		wa_left=$((wa_left - 1))
+		if [ -n "${3:-}" ] && ! kill -0 "$3" 2> /dev/null; then
+			grep -q "attached to pid $2 " "$1" 2> /dev/null && return 0
+			wa_why="attach ended before it attached to pid $2"
+		elif [ $wa_left -le 0 ]; then
+			wa_why="attach never said it was attached to pid $2 (15 s)"
+		else
+			sleep 0.02
+			continue
+		fi
+		echo "--- $1 (last lines):"; tail -n 20 "$1" 2> /dev/null
+		fail "$wa_why"
+	done
 }
 
 # Go builds use only the standard library, offline, with caches under build/.
@@ -184,6 +227,22 @@ victim_lib() {
 		cc -g -O0 -shared -fPIC -Wl,-soname,"$1.so" -o "$lib" "$src" || fail "cannot build library $1"
 	fi
 	echo "$lib"
+}
+
+build_fuzzers() {
+	command -v clang > /dev/null || skip "clang is not installed"
+	echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' > "$T/probe.c"
+	clang -fsanitize=fuzzer -o "$T/probe" "$T/probe.c" 2> /dev/null ||
+		skip "clang has no libFuzzer"
+	make -C "$ROOT" fuzz > "$T/build.log" 2>&1 || { tail -n 20 "$T/build.log"; fail "make fuzz"; }
+}
+
+run_fuzzer() { # name libfuzzer-args...
+	rf_name=$1; shift
+	(cd "$T" && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		"$ROOT/build-fuzz/$rf_name" -max_total_time=20 -timeout=10 "$@") > "$T/fuzz.log" 2>&1 ||
+		{ tail -n 40 "$T/fuzz.log"; fail "the fuzzer found a crash"; }
+	tail -n 3 "$T/fuzz.log"
 }
 
 browser_check() { # what script args...

@@ -9,22 +9,11 @@
 #include <string.h>
 
 #include "analyze/band_sums.h"
+#include "common/array.h"
 
 /* Differences of sums below this fraction of the sums they come from are
  * rounding, not variation: a constant band has no spread and no fit. */
 #define ROUNDING 1e-12L
-
-/* *a, an array of old_cap elements of elem bytes, made cap long, the new
- * elements 0. */
-static int grow_array(void *a, size_t elem, size_t old_cap, size_t cap)
-{
-	char *na = realloc(*(void **)a, cap * elem);
-	if (!na)
-		return -ENOMEM;
-	memset(na + old_cap * elem, 0, (cap - old_cap) * elem);
-	*(void **)a = na;
-	return 0;
-}
 
 int lk_band_table_grow(struct lk_band_table *b, size_t n_bands)
 {
@@ -32,12 +21,12 @@ int lk_band_table_grow(struct lk_band_table *b, size_t n_bands)
 		size_t cap = b->cap ? b->cap * 2 : 64;
 		while (cap < n_bands)
 			cap *= 2;
-		int rc = grow_array(&b->last, sizeof(double), b->cap, cap) ||
-			 grow_array(&b->peak, sizeof(double), b->cap, cap) ||
-			 grow_array(&b->pending, sizeof(unsigned), b->cap, cap);
+		int rc = lk_array_grow_zeroed(&b->last, sizeof(double), b->cap, cap) ||
+			 lk_array_grow_zeroed(&b->peak, sizeof(double), b->cap, cap) ||
+			 lk_array_grow_zeroed(&b->pending, sizeof(unsigned), b->cap, cap);
 		for (int i = 0; i < LK_BS_N && !rc; i++)
-			rc = grow_array(&b->part[i], sizeof(double), b->cap, cap) ||
-			     grow_array(&b->total[i], sizeof(long double), b->cap, cap);
+			rc = lk_array_grow_zeroed(&b->part[i], sizeof(double), b->cap, cap) ||
+			     lk_array_grow_zeroed(&b->total[i], sizeof(long double), b->cap, cap);
 		if (rc)   /* the arrays grown so far keep their old size's worth */
 			return -ENOMEM;
 		b->cap = cap;

@@ -20,6 +20,7 @@
 
 #include "collector/elfsym.h"
 #include "collector/ghcheap.h"
+#include "common/array.h"
 
 #define MBLOCK (1ull << 20)
 #define BLOCK 4096ull
@@ -76,19 +77,6 @@ struct lk_ghc_heap {
 	size_t gsp, gcap;
 };
 
-static int grow(void **a, size_t *cap, size_t n, size_t elem)
-{
-	if (n < *cap)
-		return 0;
-	size_t nc = *cap ? *cap * 2 : 64;
-	void *p = realloc(*a, nc * elem);
-	if (!p)
-		return -ENOMEM;
-	*a = p;
-	*cap = nc;
-	return 0;
-}
-
 static int rd(const struct lk_ghc_heap *h, uint64_t addr, void *buf, size_t len)
 {
 	return pread(h->fd, buf, len, (off_t)addr) == (ssize_t)len ? 0 : -EFAULT;
@@ -98,7 +86,7 @@ static int add_root(struct lk_ghc_heap *h, uint64_t lo, uint64_t hi)
 {
 	if (lo >= hi)
 		return 0;
-	if (grow((void **)&h->roots, &h->cap, h->n, sizeof(*h->roots)))
+	if (lk_array_grow(&h->roots, &h->cap, h->n + 1, sizeof(*h->roots), 64))
 		return -ENOMEM;
 	h->roots[h->n++] = (struct lk_reach_root){.lo = lo, .hi = hi, .kind = "ghc"};
 	return 0;
@@ -106,7 +94,7 @@ static int add_root(struct lk_ghc_heap *h, uint64_t lo, uint64_t hi)
 
 static int add_range(uint64_t **a, size_t *n, size_t *cap, uint64_t lo, uint64_t hi)
 {
-	if (grow((void **)a, cap, *n, 2 * sizeof(**a)))
+	if (lk_array_grow(a, cap, *n + 1, 2 * sizeof(**a), 64))
 		return -ENOMEM;
 	(*a)[2 * *n] = lo;
 	(*a)[2 * *n + 1] = hi;
@@ -168,7 +156,7 @@ static int add_dead(struct lk_ghc_heap *h, uint64_t start, uint64_t used)
 {
 	if (used <= start)
 		return 0;
-	if (grow((void **)&h->dead, &h->capd, h->nd, sizeof(*h->dead)))
+	if (lk_array_grow(&h->dead, &h->capd, h->nd + 1, sizeof(*h->dead), 64))
 		return -ENOMEM;
 	h->dead[h->nd++] = (struct group){.start = start, .used = used};
 	return 0;
@@ -283,7 +271,7 @@ static struct group *dead_at(struct lk_ghc_heap *h, uint64_t p)
 
 static int push(struct lk_ghc_heap *h, uint64_t p)
 {
-	if (grow((void **)&h->stack, &h->scap, h->sp, sizeof(*h->stack)))
+	if (lk_array_grow(&h->stack, &h->scap, h->sp + 1, sizeof(*h->stack), 64))
 		return -ENOMEM;
 	h->stack[h->sp++] = p;
 	return 0;
@@ -313,7 +301,7 @@ static int root_group(struct lk_ghc_heap *h, struct group *g)
 		return 0;
 	g->rooted = 1;
 	size_t base = h->gsp;
-	if (grow((void **)&h->gstack, &h->gcap, h->gsp, sizeof(*h->gstack)))
+	if (lk_array_grow(&h->gstack, &h->gcap, h->gsp + 1, sizeof(*h->gstack), 64))
 		return -ENOMEM;
 	h->gstack[h->gsp++] = (size_t)(g - h->dead);
 	while (h->gsp > base) {
@@ -329,7 +317,8 @@ static int root_group(struct lk_ghc_heap *h, struct group *g)
 				if (!t || t->rooted)
 					continue;
 				t->rooted = 1;
-				if (grow((void **)&h->gstack, &h->gcap, h->gsp, sizeof(*h->gstack)))
+				if (lk_array_grow(&h->gstack, &h->gcap, h->gsp + 1,
+						  sizeof(*h->gstack), 64))
 					return -ENOMEM;
 				h->gstack[h->gsp++] = (size_t)(t - h->dead);
 			}

@@ -9,6 +9,7 @@
 
 #include "collector/elfsym.h"
 #include "collector/goheap.h"
+#include "common/array.h"
 
 #define ARENA_BYTES (64ULL << 20)
 #define ARENA_BASE_OFFSET 0xffff800000000000ULL /* linux/amd64 */
@@ -138,19 +139,6 @@ static uint64_t word_at(const uint8_t *p, int64_t off)
 	return v;
 }
 
-static int grow(void **a, size_t *cap, size_t n, size_t elem)
-{
-	if (n < *cap)
-		return 0;
-	size_t nc = *cap ? *cap * 2 : 256;
-	void *b = realloc(*a, nc * elem);
-	if (!b)
-		return -ENOMEM;
-	*a = b;
-	*cap = nc;
-	return 0;
-}
-
 static int cmp_root(const void *a, const void *b)
 {
 	const struct lk_reach_root *x = a, *y = b;
@@ -233,7 +221,7 @@ static int span_objects(struct lk_go_heap *h, size_t *cap, int fd, const uint8_t
 	for (uint64_t i = 0; i < nelems; i++) {
 		if (i >= scan && !(mark[i / 8] & (1u << (i % 8))))
 			continue; /* free */
-		if (grow((void **)&h->objects, cap, h->n_objects, sizeof(*h->objects)))
+		if (lk_array_grow(&h->objects, cap, h->n_objects + 1, sizeof(*h->objects), 256))
 			return -ENOMEM;
 		h->objects[h->n_objects++] = (struct lk_block){.addr = start + i * size, .size = size};
 	}
@@ -312,7 +300,7 @@ static int read_stacks(struct lk_go_heap *h, int fd, uint64_t allgs, const struc
 				if (sps[t] >= lo && sps[t] < hi)
 					from = sps[t];
 		}
-		if (grow((void **)&h->stacks, &cap, h->n_stacks, sizeof(*h->stacks)))
+		if (lk_array_grow(&h->stacks, &cap, h->n_stacks + 1, sizeof(*h->stacks), 256))
 			return -ENOMEM;
 		h->stacks[h->n_stacks++] = (struct lk_reach_root){.lo = from, .hi = hi,
 								  .kind = "goroutine"};

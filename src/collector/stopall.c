@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "collector/stopall.h"
+#include "common/array.h"
 #include "common/error.h"
 
 #define ROUNDS_MAX 1000 /* a process spawning threads faster than we stop them */
@@ -29,22 +30,9 @@ static struct lk_stopped *find(struct lk_stopall *st, pid_t tid)
 	return NULL;
 }
 
-static int grow(void **arr, size_t *cap, size_t n, size_t elem)
-{
-	if (n < *cap)
-		return 0;
-	size_t nc = *cap ? *cap * 2 : 32;
-	void *a = realloc(*arr, nc * elem);
-	if (!a)
-		return -ENOMEM;
-	*arr = a;
-	*cap = nc;
-	return 0;
-}
-
 static int keep_status(struct lk_stopall *st, pid_t tid, int status)
 {
-	if (grow((void **)&st->kept, &st->cap_kept, st->n_kept, sizeof(*st->kept)))
+	if (lk_array_grow(&st->kept, &st->cap_kept, st->n_kept + 1, sizeof(*st->kept), 32))
 		return -ENOMEM;
 	st->kept[st->n_kept++] = (struct lk_wait){.tid = tid, .status = status};
 	return 0;
@@ -65,7 +53,7 @@ static int interrupt(struct lk_stopall *st, pid_t tid)
 		return lk_error_set(-seize_errno, "cannot stop thread %d of pid %d: %s", (int)tid,
 				    (int)st->tgid, strerror(seize_errno));
 	}
-	if (grow((void **)&st->t, &st->cap, st->n, sizeof(*st->t)))
+	if (lk_array_grow(&st->t, &st->cap, st->n + 1, sizeof(*st->t), 32))
 		return -ENOMEM;
 	st->t[st->n++] = (struct lk_stopped){.tid = tid, .seized = seized};
 	return 1;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "eventlog/census.h"
+#include "common/array.h"
 
 /* Censuses [i * stride, (i + 1) * stride) of the run, summed. */
 struct lk_census_slot {
@@ -21,40 +22,12 @@ struct lk_census_slot {
 	size_t w;
 };
 
-/* *v (of *cap elements of size elem) holds at least need. */
-static int reserve(void *v, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t nc = *cap ? *cap * 2 : 64;
-	while (nc < need)
-		nc *= 2;
-	void *nv = realloc(*(void **)v, nc * elem);
-	if (!nv)
-		return -ENOMEM;
-	*(void **)v = nv;
-	*cap = nc;
-	return 0;
-}
-
-/* *a, an array of n elements of elem bytes, made new_n long, the new
- * elements 0. */
-static int grow_zeroed(void *a, size_t elem, size_t n, size_t new_n)
-{
-	char *na = realloc(*(void **)a, new_n * elem);
-	if (!na)
-		return -ENOMEM;
-	memset(na + n * elem, 0, (new_n - n) * elem);
-	*(void **)a = na;
-	return 0;
-}
-
 /* Make a slot at least w bands wide. */
 static int widen(struct lk_census_slot *sl, size_t w)
 {
 	if (sl->w >= w)
 		return 0;
-	if (grow_zeroed(&sl->v, sizeof(double), sl->w, w))
+	if (lk_array_grow_zeroed(&sl->v, sizeof(double), sl->w, w))
 		return -ENOMEM;
 	sl->w = w;
 	return 0;
@@ -100,7 +73,7 @@ static int refold(struct lk_census *c)
 {
 	size_t n = c->sums.n, ns = c->n_slots;
 	double *v = calloc(n ? n : 1, sizeof(*v));
-	if (!v || reserve(&c->active, &c->cap_active, n, sizeof(size_t))) {
+	if (!v || lk_array_grow(&c->active, &c->cap_active, n, sizeof(size_t), 64)) {
 		free(v);
 		return -ENOMEM;
 	}
@@ -269,8 +242,8 @@ static int grow_bands(struct lk_census *c, size_t band)
 	while (cap <= band)
 		cap *= 2;
 	if (cap > c->cap_bands) {
-		if (grow_zeroed(&c->cur, sizeof(*c->cur), c->cap_bands, cap) ||
-		    grow_zeroed(&c->seen, sizeof(*c->seen), c->cap_bands, cap))
+		if (lk_array_grow_zeroed(&c->cur, sizeof(*c->cur), c->cap_bands, cap) ||
+		    lk_array_grow_zeroed(&c->seen, sizeof(*c->seen), c->cap_bands, cap))
 			return -ENOMEM;
 		c->cap_bands = cap;
 	}
@@ -281,7 +254,8 @@ int lk_census_make_room(struct lk_census *c, size_t band)
 {
 	if (band >= c->sums.n && grow_bands(c, band))
 		return -ENOMEM;
-	return reserve(&c->touched, &c->cap_touched, c->n_touched + 1, sizeof(*c->touched));
+	return lk_array_grow(&c->touched, &c->cap_touched, c->n_touched + 1, sizeof(*c->touched),
+			     64);
 }
 
 int lk_census_finish(struct lk_census *c)

@@ -4,20 +4,22 @@
  * Line by line: header lines, then samples of `band<TAB>bytes` lines
  * between BEGIN_SAMPLE and END_SAMPLE, and MARK lines. Bands are looked up
  * by name (band_index.h) and their values kept over the censuses in
- * bounded memory (census.h), as for an eventlog, so the two readings of
- * one run give the same bands and values. Never prints; a line that
+ * bounded memory (census.h), and the timeline finished (heap_timeline.h),
+ * as for an eventlog, so the two readings of one run give the same bands,
+ * values and warnings. Never prints; a line that
  * cannot be read ends the reading with its number and what was expected.
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
+#include "common/array.h"
 #include "common/error.h"
 #include "eventlog/band_index.h"
 #include "eventlog/census.h"
+#include "eventlog/heap_timeline.h"
 #include "eventlog/hp.h"
 
 #define LINE_MAX_BYTES 65536  /* longer lines are not of the format */
@@ -45,71 +47,6 @@ struct hp {
 	size_t n_empty, cap_empty;
 	int have_values;         /* a VALUE_UNIT line was read */
 };
-
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	char *s = NULL;
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
-static int grow(void *pptr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t nc = *cap ? *cap : 16;
-	while (nc < need)
-		nc *= 2;
-	void *np = realloc(*(void **)pptr, nc * elem);
-	if (!np)
-		return -ENOMEM;
-	*(void **)pptr = np;
-	*cap = nc;
-	return 0;
-}
-
-static int warn(struct lk_timeline *tl, char *text)
-{
-	if (!text)
-		return -ENOMEM;
-	char **w = realloc(tl->warnings, (tl->n_warnings + 1) * sizeof(*w));
-	if (!w) {
-		free(text);
-		return -ENOMEM;
-	}
-	tl->warnings = w;
-	w[tl->n_warnings++] = text;
-	return 0;
-}
-
-static int meta_add(struct lk_timeline *tl, const char *key, char *value, int numeric,
-		    int64_t num)
-{
-	char *k = strdup(key);
-	struct lk_meta *m = realloc(tl->meta, (tl->n_meta + 1) * sizeof(*m));
-	if (m)
-		tl->meta = m;
-	if (!k || !m || !value) {
-		free(k);
-		free(value);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < tl->n_meta; i++)  /* a header line given twice: the last */
-		if (strcmp(m[i].key, key) == 0) {
-			free(k);
-			free(m[i].value);
-			m[i].value = value;
-			return 0;
-		}
-	m[tl->n_meta++] = (struct lk_meta){.key = k, .value = value, .numeric = numeric,
-					   .num = num};
-	return 0;
-}
 
 /* Shown as it is, printable: the line's text between s and its end. */
 static char *shown(const char *s, size_t n)
@@ -233,7 +170,7 @@ static int on_job(struct hp *h, const char *rest)
 	free(h->tl->title);
 	h->tl->title = *arg0 ? strdup(slash ? slash + 1 : arg0) : NULL;
 	free(arg0);
-	return meta_add(h->tl, "program", job, 0, 0);
+	return lk_heap_timeline_meta(h->tl, "program", job);
 }
 
 /* SAMPLE_UNIT or VALUE_UNIT "unit": other than expected, a warning (the
@@ -245,8 +182,8 @@ static int on_unit(struct hp *h, const char *rest, const char *what, const char 
 	if (rc)
 		return rc;
 	if (strcmp(unit, expected) != 0)
-		rc = warn(h->tl, fmt("line %zu: %s \"%s\", read as %s", h->lineno, what, unit,
-				     expected));
+		rc = lk_heap_timeline_warn(h->tl, "line %zu: %s \"%s\", read as %s", h->lineno,
+					   what, unit, expected);
 	free(unit);
 	return rc;
 }
@@ -260,7 +197,7 @@ static int header_line(struct hp *h, int *done)
 	if (keyword(h, "JOB", &rest))
 		return on_job(h, rest);
 	if (keyword(h, "DATE", &rest))
-		return (rc = quoted(h, rest, "DATE", &v)) ? rc : meta_add(h->tl, "start", v, 0, 0);
+		return (rc = quoted(h, rest, "DATE", &v)) ? rc : lk_heap_timeline_meta(h->tl, "start", v);
 	if (keyword(h, "SAMPLE_UNIT", &rest))
 		return on_unit(h, rest, "SAMPLE_UNIT", "seconds");
 	if (keyword(h, "VALUE_UNIT", &rest)) {
@@ -280,7 +217,8 @@ static int on_mark(struct hp *h, const char *rest)
 	if (rc)
 		return rc;
 	struct lk_timeline *tl = h->tl;
-	if (grow(&tl->markers, &h->cap_markers, tl->n_markers + 1, sizeof(*tl->markers)))
+	if (lk_array_grow(&tl->markers, &h->cap_markers, tl->n_markers + 1,
+			  sizeof(*tl->markers), 16))
 		return -ENOMEM;
 	char *text = strdup("");
 	if (!text)
@@ -340,7 +278,7 @@ static int on_band(struct hp *h)
 	int rc;
 	if (!h->sample_begun && (rc = begin_census(h)))
 		return rc;
-	if (grow(&h->key, &h->key_cap, KEY_PAD + n + 1, 1))
+	if (lk_array_grow(&h->key, &h->key_cap, KEY_PAD + n + 1, 1, 16))
 		return -ENOMEM;
 	memset(h->key, 0, KEY_PAD);
 	memcpy(h->key + KEY_PAD, h->line, n);
@@ -373,7 +311,7 @@ static int on_end(struct hp *h, const char *rest)
 		return 0;
 	if (h->n_empty == EMPTY_MAX && (rc = empty_censuses(h)))
 		return rc;
-	if (grow(&h->empty, &h->cap_empty, h->n_empty + 1, sizeof(double)))
+	if (lk_array_grow(&h->empty, &h->cap_empty, h->n_empty + 1, sizeof(double), 16))
 		return -ENOMEM;
 	h->empty[h->n_empty++] = h->sample_t;
 	return 0;
@@ -423,81 +361,17 @@ static int drop_sample(struct hp *h, const char *why)
 		return 0;
 	lk_census_drop(&h->census);
 	h->in_sample = h->sample_begun = 0;
-	return warn(h->tl, fmt("census at %.3f s is incomplete (%s): left out of the report",
-			       h->sample_t, why));
+	return lk_heap_timeline_warn(h->tl, "census at %.3f s is incomplete (%s): left out of "
+				     "the report", h->sample_t, why);
 }
 
 /* ---- finishing -------------------------------------------------------- */
 
-static int by_marker(const void *pa, const void *pb)
-{
-	const struct lk_marker *a = pa, *b = pb;
-	return (a->t > b->t) - (a->t < b->t);
-}
-
-static int take_bands(struct hp *h)
-{
-	struct lk_timeline *tl = h->tl;
-	struct lk_census *c = &h->census;
-	size_t ns = lk_census_points(c), n_bands = h->bands.n;
-	tl->times = malloc((ns ? ns : 1) * sizeof(double));
-	tl->bands = calloc(n_bands ? n_bands : 1, sizeof(*tl->bands));
-	double **values = malloc((n_bands ? n_bands : 1) * sizeof(*values));
-	if (!tl->times || !tl->bands || !values) {
-		free(values);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < ns; i++)
-		tl->times[i] = lk_census_time(c, i);
-	tl->n_samples = ns;
-	for (size_t k = 0; k < n_bands; k++) {
-		struct lk_band_name *bb = &h->bands.names[k];
-		char *label = strdup(bb->key);
-		if (!label) {
-			free(values);
-			return -ENOMEM;
-		}
-		tl->bands[k].id = bb->key;
-		tl->bands[k].label = label;
-		lk_census_stats(c, k, &tl->bands[k].stats);
-		bb->key = NULL;
-		tl->n_bands++;
-	}
-	if (lk_census_take_values(c, values, n_bands)) {
-		free(values);
-		return -ENOMEM;
-	}
-	for (size_t k = 0; k < n_bands; k++)
-		tl->bands[k].values = values[k];
-	free(values);
-	return 0;
-}
-
 static int finish(struct hp *h)
 {
-	struct lk_timeline *tl = h->tl;
-	struct lk_census *c = &h->census;
-	size_t n = lk_census_count(c);
-	int rc;
-	if ((rc = lk_census_finish(c)) || (rc = take_bands(h)))
-		return rc;
-	if (tl->n_markers > 1)
-		qsort(tl->markers, tl->n_markers, sizeof(*tl->markers), by_marker);
-	size_t ns = tl->n_samples;
-	if (n && (rc = meta_add(tl, "censuses", fmt("%zu", n), 1, (int64_t)n)))
-		return rc;
-	if (ns < n && (rc = meta_add(tl, "points", fmt("%zu, each the mean of %zu censuses", ns,
-						       c->stride), 1, (int64_t)ns)))
-		return rc;
-	if (c->backwards &&
-	    (rc = warn(tl, fmt("census at %.3f s is earlier than the one before (%.3f s): "
-			       "drawn at that time", c->backwards_t, c->backwards_prev))))
-		return rc;
-	if (ns == 0 && (rc = warn(tl, strdup("no heap profile samples: the program ended "
-					     "before its first census"))))
-		return rc;
-	lk_timeline_sort(tl);
-	return 0;
+	int rc = lk_heap_timeline_bands(h->tl, &h->census, &h->bands);
+	return rc ? rc : lk_heap_timeline_finish(h->tl, &h->census, "no heap profile samples: "
+						 "the program ended before its first census");
 }
 
 static void hp_release(struct hp *h)
@@ -566,7 +440,7 @@ int lk_hp_read(FILE *f, struct lk_timeline *tl, struct lk_profile_stats *st)
 		goto fail;
 	if (rc < 0) {
 		st->data_error = rc;
-		if (warn(tl, strdup(lk_error_detail())))
+		if (lk_heap_timeline_warn(tl, "%s", lk_error_detail()))
 			goto fail;
 		char why[64];
 		snprintf(why, sizeof(why), "line %zu cannot be read", h.lineno);

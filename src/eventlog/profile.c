@@ -4,7 +4,8 @@
  * One pass over the events with the streaming reader; the builder keeps
  * bands (hashed by key) and their values over the censuses (census.h, in
  * bounded memory), the IPE and cost-centre tables for joining labels,
- * series decimated to a bounded size, and markers. Never prints.
+ * series decimated to a bounded size, and markers; the timeline is
+ * finished as a .hp file's is (heap_timeline.h). Never prints.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,10 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/array.h"
 #include "common/error.h"
 #include "eventlog/band_index.h"
 #include "eventlog/bigendian.h"
 #include "eventlog/census.h"
+#include "eventlog/heap_timeline.h"
 #include "eventlog/infotables.h"
 #include "eventlog/profile.h"
 #include "eventlog/reader.h"
@@ -61,21 +64,6 @@ static char *text_payload(const uint8_t *p, size_t len)
 {
 	const uint8_t *z = memchr(p, 0, len);
 	return dupn(p, z ? (size_t)(z - p) : len);
-}
-
-static int grow(void *pptr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t nc = *cap ? *cap : 16;
-	while (nc < need)
-		nc *= 2;
-	void *np = realloc(*(void **)pptr, nc * elem);
-	if (!np)
-		return -ENOMEM;
-	*(void **)pptr = np;
-	*cap = nc;
-	return 0;
 }
 
 static uint64_t hash_u64(uint64_t x)
@@ -131,60 +119,7 @@ struct builder {
 	char *program;                /* its path as it was run (argv[0]) */
 };
 
-static int meta_set(struct lk_timeline *tl, const char *key, char *value)
-{
-	if (!value)
-		return -ENOMEM;
-	for (size_t i = 0; i < tl->n_meta; i++)
-		if (strcmp(tl->meta[i].key, key) == 0) {
-			free(tl->meta[i].value);
-			tl->meta[i] = (struct lk_meta){.key = tl->meta[i].key, .value = value};
-			return 0;
-		}
-	struct lk_meta *m = realloc(tl->meta, (tl->n_meta + 1) * sizeof(*m));
-	char *k = strdup(key);
-	if (!m || !k) {
-		if (m)
-			tl->meta = m;
-		free(k);
-		free(value);
-		return -ENOMEM;
-	}
-	tl->meta = m;
-	m[tl->n_meta++] = (struct lk_meta){.key = k, .value = value};
-	return 0;
-}
-
-/* A number shown as value, written to JSON as num under name (NULL: key). */
-static int meta_set_num(struct lk_timeline *tl, const char *key, const char *name, char *value,
-			int64_t num)
-{
-	int rc = meta_set(tl, key, value);
-	for (size_t i = 0; rc == 0 && i < tl->n_meta; i++)
-		if (strcmp(tl->meta[i].key, key) == 0) {
-			tl->meta[i].name = name;
-			tl->meta[i].numeric = 1;
-			tl->meta[i].num = num;
-		}
-	return rc;
-}
-
-static int warn(struct lk_timeline *tl, char *text)
-{
-	if (!text)
-		return -ENOMEM;
-	char **w = realloc(tl->warnings, (tl->n_warnings + 1) * sizeof(*w));
-	if (!w) {
-		free(text);
-		return -ENOMEM;
-	}
-	tl->warnings = w;
-	w[tl->n_warnings++] = text;
-	return 0;
-}
-
 /* ---- series ----------------------------------------------------------- */
-
 
 struct point { double t, v; };
 
@@ -440,7 +375,7 @@ static int on_ipe(struct builder *b, const uint8_t *p, size_t len)
 	if (b->n_ipes * 2 >= b->iidx_cap &&
 	    rehash(&b->iidx, &b->iidx_cap, b->n_ipes, ipe_hash, b))
 		return -ENOMEM;
-	if (grow(&b->ipes, &b->cap_ipes, b->n_ipes + 1, sizeof(*b->ipes)))
+	if (lk_array_grow(&b->ipes, &b->cap_ipes, b->n_ipes + 1, sizeof(*b->ipes), 16))
 		return -ENOMEM;
 	struct ipe *e = &b->ipes[b->n_ipes];
 	e->addr = addr;
@@ -485,7 +420,7 @@ static int on_cost_centre(struct builder *b, const uint8_t *p, size_t len)
 	if (b->n_ccs * 2 >= b->cidx_cap &&
 	    rehash(&b->cidx, &b->cidx_cap, b->n_ccs, cc_hash, b))
 		return -ENOMEM;
-	if (grow(&b->ccs, &b->cap_ccs, b->n_ccs + 1, sizeof(*b->ccs)))
+	if (lk_array_grow(&b->ccs, &b->cap_ccs, b->n_ccs + 1, sizeof(*b->ccs), 16))
 		return -ENOMEM;
 	const uint8_t *q = p + 4, *end = p + len;
 	size_t n1, n2, n3;
@@ -549,7 +484,7 @@ static int on_program_args(struct builder *b, const uint8_t *p, size_t len)
 	for (size_t i = 0; i < n; i++)
 		if (s[i] == 0)
 			s[i] = ' ';
-	return meta_set(b->tl, "program", s);
+	return lk_heap_timeline_meta(b->tl, "program", s);
 }
 
 /* SECS since 1970 as "YYYY-MM-DDTHH:MM:SSZ" (the proleptic Gregorian
@@ -577,7 +512,7 @@ static int on_wall_clock(struct builder *b, uint64_t t, const uint8_t *p, size_t
 		return 0;
 	char buf[40];
 	utc_text((uint64_t)wall, buf, sizeof(buf));
-	return meta_set(b->tl, "start", strdup(buf));
+	return lk_heap_timeline_meta(b->tl, "start", strdup(buf));
 }
 
 const char *lk_profile_breakdown_name(uint32_t breakdown)
@@ -598,18 +533,19 @@ static int on_prof_begin(struct builder *b, const uint8_t *p, size_t len)
 	b->breakdown = be32(p + 9);
 	b->have_breakdown = 1;
 	const char *name = lk_profile_breakdown_name(b->breakdown);
-	int rc = meta_set(b->tl, "breakdown", name ? strdup(name)
-				: fmt("unknown (%" PRIu32 ")", b->breakdown));
+	int rc = lk_heap_timeline_meta(b->tl, "breakdown", name ? strdup(name)
+				       : fmt("unknown (%" PRIu32 ")", b->breakdown));
 	if (rc == 0 && period)
-		rc = meta_set_num(b->tl, "sampling interval", "sampling_interval_ns",
-				  fmt("%g s", (double)period / 1e9), (int64_t)period);
+		rc = lk_heap_timeline_meta_num(b->tl, "sampling interval", "sampling_interval_ns",
+					       fmt("%g s", (double)period / 1e9), (int64_t)period);
 	return rc;
 }
 
 static int add_marker(struct builder *b, uint64_t t, const uint8_t *p, size_t len)
 {
 	struct lk_timeline *tl = b->tl;
-	if (grow(&tl->markers, &b->cap_markers, tl->n_markers + 1, sizeof(*tl->markers)))
+	if (lk_array_grow(&tl->markers, &b->cap_markers, tl->n_markers + 1,
+			  sizeof(*tl->markers), 16))
 		return -ENOMEM;
 	char *s = text_payload(p, len);
 	if (!s)
@@ -662,7 +598,7 @@ static int on_event(struct builder *b, const struct lk_eventlog_event *ev)
 	case LK_EV_USER_MSG:
 		return b->opt->messages ? add_marker(b, ev->time, p, len) : 0;
 	case LK_EV_RTS_IDENTIFIER:
-		return len > 4 ? meta_set(b->tl, "rts", text_payload(p + 4, len - 4)) : 0;
+		return len > 4 ? lk_heap_timeline_meta(b->tl, "rts", text_payload(p + 4, len - 4)) : 0;
 	case LK_EV_PROGRAM_ARGS:
 		return on_program_args(b, p, len);
 	case LK_EV_WALL_CLOCK_TIME:
@@ -759,7 +695,7 @@ static int finish_cc(struct builder *b, struct lk_band *band)
 		struct cc *c = cc_find(b, id);
 		char *part = c ? fmt("%s%s%s", c->module, *c->module ? "." : "", c->label)
 			       : fmt("cc%" PRIu32, id);
-		if (!part || grow(&out, &cap, n + strlen(part) + 2, 1)) {
+		if (!part || lk_array_grow(&out, &cap, n + strlen(part) + 2, 1, 16)) {
 			free(part);
 			free(out);
 			return -ENOMEM;
@@ -797,12 +733,6 @@ static int unique_ids(struct lk_timeline *tl)
 	return 0;
 }
 
-static int by_marker(const void *pa, const void *pb)
-{
-	const struct lk_marker *a = pa, *b = pb;
-	return (a->t > b->t) - (a->t < b->t);
-}
-
 /* A cost-centre stack band's key made text: "#" and the ids, innermost
  * first, joined by ",". */
 static int stack_text(struct lk_band_name *bb)
@@ -823,43 +753,21 @@ static int stack_text(struct lk_band_name *bb)
 	return 0;
 }
 
+/* Every cost-centre stack band's key made text. 0 or -ENOMEM. */
+static int stacks_text(struct builder *b)
+{
+	for (size_t k = 0; k < b->bands.n; k++)
+		if (b->bands.names[k].stack && stack_text(&b->bands.names[k]))
+			return -ENOMEM;
+	return 0;
+}
+
 static int finish(struct builder *b)
 {
 	struct lk_timeline *tl = b->tl;
 	int rc;
-	struct lk_census *c = &b->census;
-	if ((rc = lk_census_finish(c)))
+	if ((rc = stacks_text(b)) || (rc = lk_heap_timeline_bands(tl, &b->census, &b->bands)))
 		return rc;
-	size_t ns = lk_census_points(c);
-	tl->times = malloc((ns ? ns : 1) * sizeof(double));
-	size_t n_bands = b->bands.n;
-	tl->bands = calloc(n_bands ? n_bands : 1, sizeof(*tl->bands));
-	if (!tl->times || !tl->bands)
-		return -ENOMEM;
-	for (size_t i = 0; i < ns; i++)
-		tl->times[i] = lk_census_time(c, i);
-	tl->n_samples = ns;
-	for (size_t k = 0; k < n_bands; k++) {
-		struct lk_band_name *bb = &b->bands.names[k];
-		if (bb->stack && stack_text(bb))
-			return -ENOMEM;
-		char *label = strdup(bb->key);
-		if (!label)
-			return -ENOMEM;
-		tl->bands[k].id = bb->key;
-		tl->bands[k].label = label;
-		lk_census_stats(c, k, &tl->bands[k].stats);
-		bb->key = NULL;
-		tl->n_bands++;
-	}
-	double **values = malloc((n_bands ? n_bands : 1) * sizeof(*values));
-	if (!values || lk_census_take_values(c, values, n_bands)) {
-		free(values);
-		return -ENOMEM;
-	}
-	for (size_t k = 0; k < n_bands; k++)
-		tl->bands[k].values = values[k];
-	free(values);
 
 	if (b->have_breakdown && b->breakdown == 8) {
 		static const char *const cols[] = {"description", "closure type", "type",
@@ -871,9 +779,14 @@ static int finish(struct builder *b)
 				return rc;
 		const char *exe = executable(b);
 		char *refused = NULL;
-		if (exe && ((rc = lk_infotables_name(tl, exe, &refused)) ||
-			    (refused && (rc = warn(tl, refused)))))
+		if (exe && (rc = lk_infotables_name(tl, exe, &refused)))
 			return rc;
+		if (refused) {
+			rc = lk_heap_timeline_warn(tl, "%s", refused);
+			free(refused);
+			if (rc)
+				return rc;
+		}
 	} else if (b->have_breakdown && b->breakdown == 1) {
 		static const char *const cols[] = {"module", "source location"};
 		if ((rc = set_columns(tl, cols, 2)))
@@ -889,23 +802,8 @@ static int finish(struct builder *b)
 		return rc;
 	if (b->have_blocks && (rc = ds_move(&b->blocks, "blocks size", tl)))
 		return rc;
-	if (tl->n_markers > 1)
-		qsort(tl->markers, tl->n_markers, sizeof(*tl->markers), by_marker);
-	if (lk_census_count(c) && (rc = meta_set_num(tl, "censuses", NULL,
-			fmt("%zu", lk_census_count(c)), (int64_t)lk_census_count(c))))
-		return rc;
-	if (ns < lk_census_count(c) && (rc = meta_set_num(tl, "points", NULL,
-			fmt("%zu, each the mean of %zu censuses", ns, c->stride), (int64_t)ns)))
-		return rc;
-	if (c->backwards &&
-	    (rc = warn(tl, fmt("census at %.3f s is earlier than the one before (%.3f s): "
-			       "drawn at that time", c->backwards_t, c->backwards_prev))))
-		return rc;
-	if (ns == 0 && (rc = warn(tl, strdup("no heap profile samples: run the program with "
-					     "+RTS -l -hT (or -hi, -hc, ...)"))))
-		return rc;
-	lk_timeline_sort(tl);
-	return 0;
+	return lk_heap_timeline_finish(tl, &b->census, "no heap profile samples: run the program "
+				       "with +RTS -l -hT (or -hi, -hc, ...)");
 }
 
 static void builder_release(struct builder *b)
@@ -942,8 +840,8 @@ static int drop_census(struct builder *b, const char *why)
 	double t = c->open_t;
 	lk_census_drop(c);
 	b->orphans = 1;
-	return warn(b->tl, fmt("census at %.3f s is incomplete (%s): left out of the report",
-			       t, why));
+	return lk_heap_timeline_warn(b->tl, "census at %.3f s is incomplete (%s): left out of "
+				     "the report", t, why);
 }
 
 /* Damaged bytes were skipped (lk_error_detail() says which): a warning;
@@ -951,7 +849,7 @@ static int drop_census(struct builder *b, const char *why)
  * censuses, is left out. */
 static int on_skipped(struct builder *b, const struct lk_eventlog_event *ev)
 {
-	if (warn(b->tl, strdup(lk_error_detail())))
+	if (lk_heap_timeline_warn(b->tl, "%s", lk_error_detail()))
 		return -ENOMEM;
 	if (ev->cap == LK_EVENTLOG_NOCAP && drop_census(b, "bytes of it were skipped"))
 		return -ENOMEM;
@@ -990,11 +888,11 @@ int lk_profile_read(FILE *f, const struct lk_profile_options *opt,
 		goto fail;
 	if (rc < 0) {
 		st->data_error = rc;
-		if (warn(tl, strdup(lk_error_detail())))
+		if (lk_heap_timeline_warn(tl, "%s", lk_error_detail()))
 			goto fail;
 	} else if (!lk_eventlog_ended(r)) {
-		if (warn(tl, strdup("no end-of-data marker: the program did not exit "
-				    "normally, the last samples may be missing")))
+		if (lk_heap_timeline_warn(tl, "no end-of-data marker: the program did not exit "
+					  "normally, the last samples may be missing"))
 			goto fail;
 	}
 	if ((rc < 0 || !lk_eventlog_ended(r)) && drop_census(&b, "the file ends before its end"))

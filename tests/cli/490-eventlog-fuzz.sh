@@ -2,19 +2,12 @@
 # (libFuzzer + ASan/UBSan) from a seed corpus of small written eventlogs
 # and the real GHC 9.6 fixtures.
 . "$(dirname "$0")/../lib.sh"
-command -v clang > /dev/null || skip "clang is not installed"
-echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' > "$T/probe.c"
-clang -fsanitize=fuzzer -o "$T/probe" "$T/probe.c" 2> /dev/null || skip "clang has no libFuzzer"
+build_fuzzers
 seeds=$ROOT/build/unit/eventlog_test
 [ -x "$seeds" ] || fail "build/unit/eventlog_test missing (run make)"
-make -C "$ROOT" fuzz > "$T/build.log" 2>&1 || { tail -n 20 "$T/build.log"; fail "make fuzz"; }
 mkdir -p "$T/corpus"
 "$seeds" --write-seeds "$T/corpus" || fail "cannot write seeds"
 # and the real GHC 9.6 eventlogs (their first -max_len bytes: a real header)
 cp "$ROOT"/tests/fixtures/eventlog/*.eventlog "$T/corpus/"
-cd "$T" || exit 1
-UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	"$ROOT/build-fuzz/eventlog_fuzz" -max_total_time=20 -max_len=8192 -timeout=10 \
-	-rss_limit_mb=1024 corpus > "$T/fuzz.log" 2>&1 || { tail -n 40 "$T/fuzz.log"; fail "the fuzzer found a crash"; }
-tail -n 3 "$T/fuzz.log"
+run_fuzzer eventlog_fuzz -max_len=8192 -rss_limit_mb=1024 corpus
 exit 0

@@ -3,10 +3,7 @@
 # dictionary) from seeds: small written .hp files, the .hp files leakscope
 # writes from the real GHC 9.6 eventlogs, and a real run's if ghc is here.
 . "$(dirname "$0")/../lib.sh"
-command -v clang > /dev/null || skip "clang is not installed"
-echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' > "$T/probe.c"
-clang -fsanitize=fuzzer -o "$T/probe" "$T/probe.c" 2> /dev/null || skip "clang has no libFuzzer"
-make -C "$ROOT" fuzz > "$T/build.log" 2>&1 || { tail -n 20 "$T/build.log"; fail "make fuzz"; }
+build_fuzzers
 C=$T/corpus
 mkdir -p "$C"
 printf 'JOB "p"\nDATE "d"\nSAMPLE_UNIT "seconds"\nVALUE_UNIT "bytes"\nBEGIN_SAMPLE 0.00\nEND_SAMPLE 0.00\n' > "$C/empty.hp"
@@ -19,10 +16,5 @@ done
 if command -v ghc > /dev/null && bin=$(victim hs_lazy_thunk); then
 	(cd "$T" && "$bin" +RTS -hT -i0.01 -RTS > /dev/null && mv ./*.hp "$C/") || fail "victim failed"
 fi
-cd "$T" || exit 1
-UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	"$ROOT/build-fuzz/hp_fuzz" -dict="$ROOT/tests/fuzz/hp.dict" -max_total_time=20 \
-	-max_len=8192 -timeout=10 -rss_limit_mb=1024 "$C" > "$T/fuzz.log" 2>&1 ||
-	{ tail -n 40 "$T/fuzz.log"; fail "the fuzzer found a crash"; }
-tail -n 3 "$T/fuzz.log"
+run_fuzzer hp_fuzz -dict="$ROOT/tests/fuzz/hp.dict" -max_len=8192 -rss_limit_mb=1024 "$C"
 exit 0

@@ -17,20 +17,13 @@ start_waiting "$v"
 attach() { # trace
 	"$LEAKSCOPE" attach -o "$1" "$vpid" 2> "$T/attach.err" &
 	apid=$!
-	i=0
-	until grep -q "attached to pid $vpid" "$T/attach.err"; do
-		kill -0 $apid 2> /dev/null || { cat "$T/attach.err"; fail "attach ended"; }
-		i=$((i + 1)); [ $i -lt 200 ] || fail "attach never said it was attached"; sleep 0.05
-	done
+	wait_attached "$T/attach.err" "$vpid" $apid
 }
 requests() { # first last
 	n=$1
 	while [ $n -le $2 ]; do
 		echo req >&3
-		i=0
-		until grep -q "^ok $n$" "$T/out"; do
-			i=$((i + 1)); [ $i -lt 200 ] || fail "request $n was not answered"; sleep 0.02
-		done
+		wait_for_line "$T/out" "^ok $n$"
 		n=$((n + 1))
 	done
 }

@@ -9,11 +9,7 @@ requests() { # first last
 	n=$1
 	while [ $n -le $2 ]; do
 		echo req >&3
-		i=0
-		until grep -q "^ok $n$" "$T/out"; do
-			i=$((i + 1)); [ $i -lt 250 ] || fail "$point: request $n was not answered"
-			sleep 0.02
-		done
+		wait_for_line "$T/out" "^ok $n$"
 		n=$((n + 1))
 	done
 }
@@ -35,6 +31,7 @@ finish() { # requests made
 for point in inject-chosen inject-stub-written inject-entered inject-syscall-1 \
 	     inject-syscall-2 inject-syscall-5 inject-syscall-20 inject-syscall-40 \
 	     inject-outcome announced heap-stopped attached; do
+	echo "fault point $point"
 	start_waiting "$v" 2
 	rc=0
 	LEAKSCOPE_FAULT=$point timeout 30 "$LEAKSCOPE" attach -q -o "$T/t.lstrace" "$vpid" \
@@ -56,14 +53,11 @@ for point in inject-chosen inject-stub-written inject-entered inject-syscall-1 \
 done
 
 for point in detach-stopped detach-restoring detach-restored; do
+	echo "fault point $point"
 	start_waiting "$v" 2
 	LEAKSCOPE_FAULT=$point "$LEAKSCOPE" attach -o "$T/t.lstrace" "$vpid" 2> "$T/attach.err" &
 	apid=$!
-	i=0
-	until grep -q "attached to pid" "$T/attach.err"; do
-		i=$((i + 1)); [ $i -lt 200 ] || { cat "$T/attach.err"; fail "$point: not attached"; }
-		sleep 0.05
-	done
+	wait_attached "$T/attach.err" "$vpid" $apid
 	requests 1 3
 	"$LEAKSCOPE" detach "$vpid" > /dev/null 2>&1 && fail "$point: detach succeeded"
 	rc=0; wait $apid || rc=$?

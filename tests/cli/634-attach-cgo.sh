@@ -11,23 +11,13 @@ command -v jq > /dev/null || skip "no jq"
 start_waiting "$v"
 "$LEAKSCOPE" attach -o "$T/g.lstrace" "$vpid" 2> "$T/attach.err" &
 apid=$!
-i=0
-until grep -q "attached to pid $vpid" "$T/attach.err"; do
-	kill -0 $apid 2> /dev/null || { cat "$T/attach.err"; fail "attach ended"; }
-	i=$((i + 1)); [ $i -lt 300 ] || fail "never attached"; sleep 0.05
-done
-wait_line() { # regex
-	i=0
-	until grep -q "$1" "$T/out"; do
-		i=$((i + 1)); [ $i -lt 300 ] || fail "no '$1' from the program"; sleep 0.02
-	done
-}
+wait_attached "$T/attach.err" "$vpid" $apid
 for n in 1 2 3 4 5; do
-	echo req >&3; wait_line "^ok $n$"
+	echo req >&3; wait_for_line "$T/out" "^ok $n$"
 done
 "$LEAKSCOPE" detach "$vpid" > /dev/null 2>&1 || { cat "$T/attach.err"; fail "detach failed"; }
 wait $apid || { cat "$T/attach.err"; fail "attach failed"; }
-echo req >&3; wait_line "^ok 6$"
+echo req >&3; wait_for_line "$T/out" "^ok 6$"
 echo go >&3; exec 3>&-
 rc=0; wait $vpid || rc=$?
 [ $rc -eq 0 ] || { cat "$T/err"; fail "the program exited $rc"; }

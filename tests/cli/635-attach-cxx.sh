@@ -13,17 +13,9 @@ command -v jq > /dev/null || skip "no jq"
 start_waiting "$v"
 "$LEAKSCOPE" attach -o "$T/c.lstrace" "$vpid" 2> "$T/attach.err" &
 apid=$!
-i=0
-until grep -q "attached to pid $vpid" "$T/attach.err"; do
-	kill -0 $apid 2> /dev/null || { cat "$T/attach.err"; fail "attach ended"; }
-	i=$((i + 1)); [ $i -lt 300 ] || fail "never attached"; sleep 0.05
-done
+wait_attached "$T/attach.err" "$vpid" $apid
 for n in 1 2 3 4 5; do
-	echo req >&3
-	i=0
-	until grep -q "^ok $n$" "$T/out"; do
-		i=$((i + 1)); [ $i -lt 300 ] || fail "request $n not answered"; sleep 0.02
-	done
+	echo req >&3; wait_for_line "$T/out" "^ok $n$"
 done
 "$LEAKSCOPE" detach "$vpid" > /dev/null 2>&1 || { cat "$T/attach.err"; fail "detach failed"; }
 wait $apid || { cat "$T/attach.err"; fail "attach failed"; }

@@ -12,16 +12,9 @@ v=$(victim attach-dlopen -Wl,-rpath,'$ORIGIN') || exit
 start_waiting "$v"
 "$LEAKSCOPE" attach -o "$T/d.lstrace" "$vpid" 2> "$T/attach.err" &
 apid=$!
-i=0
-until grep -q "attached to pid $vpid" "$T/attach.err"; do
-	kill -0 $apid 2> /dev/null || { cat "$T/attach.err"; fail "attach ended"; }
-	i=$((i + 1)); [ $i -lt 300 ] || fail "never attached"; sleep 0.05
-done
+wait_attached "$T/attach.err" "$vpid" $apid
 echo load >&3
-i=0
-until grep -q "^loaded$\|^error" "$T/out"; do
-	i=$((i + 1)); [ $i -lt 300 ] || fail "no answer to load"; sleep 0.02
-done
+wait_for_line "$T/out" "^loaded$|^error"
 expect_grep "$T/out" "^loaded$"
 "$LEAKSCOPE" detach "$vpid" > /dev/null 2>&1 || { cat "$T/attach.err"; fail "detach failed"; }
 wait $apid || { cat "$T/attach.err"; fail "attach failed"; }

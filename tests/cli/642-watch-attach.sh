@@ -12,18 +12,10 @@ tr=$T/a.lstrace
 
 "$v" 6 > "$T/vout" &
 vpid=$!
-i=0
-until grep -q "^ready" "$T/vout"; do
-	i=$((i + 1)); [ $i -lt 200 ] || fail "watch-grow never said ready"; sleep 0.05
-done
+wait_for_line "$T/vout" "^ready"
 "$LEAKSCOPE" attach -o "$tr" "$vpid" 2> "$T/attach.err" &
 apid=$!
-i=0
-until grep -q "attached to pid $vpid" "$T/attach.err"; do
-	kill -0 $apid 2> /dev/null || { cat "$T/attach.err"; kill $vpid; fail "attach ended"; }
-	i=$((i + 1)); [ $i -lt 200 ] || { kill $vpid; fail "attach never said it was attached"; }
-	sleep 0.05
-done
+wait_attached "$T/attach.err" "$vpid" $apid
 grep -q "not permitted\|cannot attach" "$T/attach.err" && { kill $vpid; skip "ptrace is not permitted here"; }
 
 "$LEAKSCOPE" watch --interval 300 "$vpid" > "$T/out" 2> "$T/err" &
