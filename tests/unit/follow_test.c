@@ -21,6 +21,7 @@
 #include "common/error.h"
 #include "history/follow.h"
 #include "history/history.h"
+#include "history/verdicts.h"
 #include "report/trace/history_report.h"
 #include "../support/trace_gen.h"
 #include "tap.h"
@@ -96,16 +97,27 @@ static char *slurp(const char *path, size_t *n)
 	return b;
 }
 
-/* What the reports of h write: JSON, and the HTML page when cells. */
+/* What the reports of h write: JSON (with the leaks and the scan's
+ * verdicts, built-in suppressions applied), and the HTML page when cells. */
 static char *reports(const struct lk_history *h, int cells)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
+	struct lk_suppressions sup;
+	struct lk_leak_report leaks = {0};
 	struct lk_history_view v = {.trace = "t.lstrace", .top = 0};
-	int rc = m ? lk_history_write_json(h, &v, m) : -ENOMEM;
+	lk_suppressions_init(&sup);
+	int rc = m ? lk_suppressions_add_builtin(&sup) : -ENOMEM;
+	if (rc == 0 && lk_history_verdicts_apply(h) && (rc = lk_history_leaks(h, &sup, 1, &leaks)) == 0)
+		v.leaks = &leaks;
+	if (rc == 0)
+		rc = lk_history_write_json(h, &v, m);
 	if (rc == 0 && cells)
 		rc = lk_history_write_html(h, &v, m);
+	if (v.leaks)
+		lk_leak_report_release(&leaks);
+	lk_suppressions_release(&sup);
 	if (m)
 		fclose(m);
 	if (rc) {
