@@ -465,6 +465,7 @@ struct hot {
 	uint64_t stamp;            /* stamp_of(h) */
 	uint64_t edge;
 	int filter;                /* a size filter is set */
+	int span_times;            /* h->span_times */
 	size_t log_n;              /* h->peak_log_n; NOT_LOGGING: the peak is settled */
 };
 
@@ -530,6 +531,7 @@ static inline int hot_load(struct lk_history *h, struct hot *x)
 	x->log_n = h->peak_logging ? h->peak_log_n : NOT_LOGGING;
 	x->edge = sampler_edge(h);
 	x->filter = h->opt.size_min || h->opt.size_max;
+	x->span_times = h->span_times;
 	return total_touch(h);
 }
 
@@ -668,7 +670,7 @@ HOT int on_free(struct lk_history *h, struct hot *x, uint64_t last1, uint64_t nu
 {
 	uint64_t size, bt = number;
 	uint32_t site;
-	if (__builtin_expect(h->span_times, 0))
+	if (__builtin_expect(x->span_times, 0))
 		bt = lk_hblocks_time(&h->blocks, number);
 	if (!lk_hblocks_take(&h->blocks, number, &size, &site))
 		return 1;

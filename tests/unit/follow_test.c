@@ -12,10 +12,20 @@
  * sample interval doubles many times while it is followed), and the
  * trace given as argument if any (tests/cli/643-watch-follow.sh gives a
  * real recording's).
+ *
+ * follow_test --bench TRACE [MB [cells]]: what following costs (docs/watch.md):
+ * TRACE but its last 5 x MB (default 10) copied into a file and followed
+ * (open, feed, snapshot, growth ranking: a first refresh), then 5 more
+ * refreshes of MB appended each (cells: keeping the page's cells, as
+ * the HTML report has them); with --read instead, lk_history_read()
+ * of the whole TRACE and the ranking (what a refresh cost before). Wall
+ * and CPU seconds, and the process's peak RSS.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -228,8 +238,136 @@ static void follow_pieces(const char *what, const char *src, const char *dst, in
 	free(bytes);
 }
 
+/* ---- --bench ------------------------------------------------------------ */
+
+static double wall(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static double cpu(void)
+{
+	struct rusage u;
+	getrusage(RUSAGE_SELF, &u);
+	return (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec / 1e6 +
+	       (double)u.ru_stime.tv_sec + (double)u.ru_stime.tv_usec / 1e6;
+}
+
+static long peak_rss_mb(void)
+{
+	struct rusage u;
+	getrusage(RUSAGE_SELF, &u);
+	return u.ru_maxrss / 1024;
+}
+
+/* What a refresh of watch needs of h besides the history: the ranking. */
+static size_t rank(const struct lk_history *h)
+{
+	size_t *idx = NULL, n = 0;
+	if (lk_history_rank(h, LK_HIST_BY_GROWTH, 5, &idx, &n) == 0)
+		for (size_t i = 0; i < n && i < 5; i++)
+			lk_history_symbolize(h, &h->sites[idx[i]]);
+	free(idx);
+	return n;
+}
+
+/* len bytes of in into out. */
+static int copy_bytes(FILE *in, FILE *out, uint64_t len)
+{
+	static char buf[1 << 20];
+	while (len) {
+		size_t k = fread(buf, 1, len < sizeof(buf) ? len : sizeof(buf), in);
+		if (!k || fwrite(buf, 1, k, out) != k)
+			return -1;
+		len -= k;
+	}
+	return fflush(out);
+}
+
+static int bench_read(const char *trace)
+{
+	struct lk_hist_options opt = {.from.kind = LK_POINT_START, .to.kind = LK_POINT_END};
+	struct lk_history h;
+	double w0 = wall(), c0 = cpu();
+	FILE *f = fopen(trace, "rb");
+	int rc = f ? lk_history_read(f, &opt, &h) : -errno;
+	size_t n = rc ? 0 : rank(&h);
+	printf("read whole: %.3f s wall, %.3f s CPU, %zu growing sites, %llu events; peak RSS %ld MB\n",
+	       wall() - w0, cpu() - c0, n, (unsigned long long)h.events, peak_rss_mb());
+	lk_history_release(&h);
+	if (f)
+		fclose(f);
+	return rc ? 1 : 0;
+}
+
+/* One refresh: feed, snapshot, rank; what each took printed after what. */
+static int refresh(struct lk_hist_follow *fw, const char *what)
+{
+	struct lk_history h;
+	double w0 = wall(), c0 = cpu();
+	int rc = lk_hist_follow_feed(fw);
+	double w1 = wall();
+	if (rc == 0)
+		rc = lk_hist_follow_snapshot(fw, &h);
+	size_t n = rc ? 0 : rank(&h);
+	double w2 = wall();
+	printf("%s: %.3f s wall (feed %.3f, snapshot and ranking %.3f), %.3f s CPU, "
+	       "%zu growing sites, %llu events, %zu live blocks; peak RSS %ld MB\n", what,
+	       w2 - w0, w1 - w0, w2 - w1, cpu() - c0, n, (unsigned long long)h.events,
+	       lk_hblocks_count(&h.blocks), peak_rss_mb());
+	lk_history_release(&h);
+	return rc;
+}
+
+static int bench_follow(const char *trace, double mb, int cells)
+{
+	char dir[] = "/tmp/follow_bench.XXXXXX", dst[64];
+	struct lk_hist_options opt = {.from.kind = LK_POINT_START, .to.kind = LK_POINT_END,
+				      .cells = cells};
+	struct lk_hist_follow fw;
+	uint64_t step = (uint64_t)(mb * 1048576), size;
+	FILE *in = fopen(trace, "rb"), *out = NULL, *f = NULL;
+	if (!in || !mkdtemp(dir))
+		return 1;
+	snprintf(dst, sizeof(dst), "%s/followed.lstrace", dir);
+	fseek(in, 0, SEEK_END);
+	size = (uint64_t)ftello(in);
+	fseek(in, 0, SEEK_SET);
+	int rc = size > 6 * step ? 0 : -EINVAL;
+	if (rc == 0 && (!(out = fopen(dst, "wb")) || copy_bytes(in, out, size - 5 * step)))
+		rc = -EIO;
+	if (rc == 0 && (!(f = fopen(dst, "rb")) || lk_hist_follow_open(&fw, f, &opt)))
+		rc = -EIO;
+	if (rc == 0)
+		rc = refresh(&fw, "first refresh");
+	for (int i = 0; rc == 0 && i < 5; i++) {
+		char what[64];
+		snprintf(what, sizeof(what), "refresh after %.1f MB more", mb);
+		rc = copy_bytes(in, out, step) ? -EIO : refresh(&fw, what);
+	}
+	if (f) {
+		lk_hist_follow_close(&fw);
+		fclose(f);
+	}
+	if (out)
+		fclose(out);
+	fclose(in);
+	unlink(dst);
+	rmdir(dir);
+	if (rc)
+		fprintf(stderr, "follow_test: bench failed (%d)\n", rc);
+	return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 2 && strcmp(argv[1], "--bench") == 0)
+		return bench_follow(argv[2], argc > 3 ? atof(argv[3]) : 10,
+				    argc > 4 && strcmp(argv[4], "cells") == 0);
+	if (argc > 2 && strcmp(argv[1], "--read") == 0)
+		return bench_read(argv[2]);
 	char dir[] = "/tmp/follow_test.XXXXXX", src[64], dst[64];
 	if (!mkdtemp(dir))
 		return 1;
