@@ -1037,10 +1037,10 @@ int lk_hist_begin(struct lk_history *h, FILE *f, const struct lk_hist_options *o
 	if (lk_hblocks_init(&h->blocks, !h->times_later))
 		return -ENOMEM;
 	/* the spans' times: of the blocks freed, from the trace read again, or
-	 * (followed) from the blocks, which keep them; a trace read once
-	 * (a pipe) has none */
-	h->span_times = opt->cells && follow;
-	if (opt->cells && (h->times_later || follow) && lk_hspans_init(&h->spans))
+	 * (followed: as a read of the file would have them) from the blocks,
+	 * which keep them; a trace read once (a pipe, or 1.0) has none */
+	h->span_times = opt->cells && follow && h->meta.version >= 2;
+	if (opt->cells && (h->times_later || h->span_times) && lk_hspans_init(&h->spans))
 		return -ENOMEM;
 	h->program = malloc(h->meta.cmdline_len + 1);
 	if (!h->program)
