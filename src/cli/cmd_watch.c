@@ -110,6 +110,11 @@ static int open_trace(struct watch *w)
 		lk_cli_error("watch: cannot open '%s': %s", w->path, lk_cli_errtext(-errno));
 		return -1;
 	}
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && st.st_size == 0) {   /* made, not written yet */
+		fclose(f);
+		return 0;
+	}
 	lk_error_set(0, "%s", "");
 	int rc = lk_hist_follow_open(&w->fw, f, &opt);
 	if (rc == 0) {
@@ -126,10 +131,34 @@ static int open_trace(struct watch *w)
 	return -1;
 }
 
+/* The trace is no longer followed. */
+static void stop_following(struct watch *w)
+{
+	if (!w->f)
+		return;
+	lk_hist_follow_close(&w->fw);
+	fclose(w->f);
+	w->f = NULL;
+}
+
+/* Whether the path now names another file than the one followed, or the
+ * file was emptied and written again (a new recording to the same path):
+ * then it is followed from its start again. */
+static int replaced(struct watch *w)
+{
+	struct stat now, was;
+	if (stat(w->path, &now) != 0 || fstat(fileno(w->f), &was) != 0)
+		return 0;
+	return now.st_ino != was.st_ino || now.st_dev != was.st_dev ||
+	       (uint64_t)now.st_size < lk_trace_reader_good_offset(w->fw.rd);
+}
+
 /* What was appended to the trace since the last refresh read, and h made
  * of everything read so far: 1 done, 0 not there yet, -1 after a message. */
 static int load(struct watch *w, struct lk_history *h)
 {
+	if (w->f && replaced(w))
+		stop_following(w);
 	int rc = w->f ? 1 : open_trace(w);
 	if (rc <= 0)
 		return rc;
@@ -146,16 +175,6 @@ static int load(struct watch *w, struct lk_history *h)
 		return -1;
 	}
 	return 1;
-}
-
-/* The trace is no longer followed. */
-static void stop_following(struct watch *w)
-{
-	if (!w->f)
-		return;
-	lk_hist_follow_close(&w->fw);
-	fclose(w->f);
-	w->f = NULL;
 }
 
 /* Show h: text on standard output, JSON for the page. 0 or 1. */
