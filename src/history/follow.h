@@ -30,7 +30,7 @@
 struct lk_hist_follow {
 	struct lk_history h;         /* the records so far, not finished */
 	struct lk_trace_reader *rd;
-	int ended;                   /* the END record was read */
+	int ended;                   /* the END record was read: nothing more */
 	char *cut;                   /* where the last feed stopped: the
 				      * reader's truncation (NULL: at the end) */
 	uint64_t cut_t;              /* the time of the last complete chunk */
@@ -42,8 +42,9 @@ struct lk_hist_follow {
  * closed in every case. */
 int lk_hist_follow_open(struct lk_hist_follow *fw, FILE *f, const struct lk_hist_options *opt);
 
-/* Read what was appended: 0 (fw->ended when the END record came), or the
- * first error, with the detail set (then the follower is done). */
+/* Read what was appended: 0 (fw->ended when the END record came, or the
+ * window's end stopped the reading: opt.stop_at_to), or the first error,
+ * with the detail set (then the follower is done). */
 int lk_hist_follow_feed(struct lk_hist_follow *fw);
 
 /* A finished history of what the feeds read, into *out: 0, -ENOMEM, or

@@ -34,7 +34,9 @@
  * The size filter keeps blocks of other sizes out of every per-site number;
  * the totals, the peak and the size classes are those of the whole heap.
  *
- * Ownership: a history owns all it points to; lk_history_release().
+ * Ownership: a history owns all it points to (but a snapshot of a trace
+ * followed as it grows, history/follow.h, which borrows what `borrowed`
+ * says from its follower); lk_history_release().
  */
 #ifndef LK_HISTORY_HISTORY_H
 #define LK_HISTORY_HISTORY_H
