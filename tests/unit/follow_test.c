@@ -11,7 +11,8 @@
  * snapshots, RSS samples; time steps that grow, so that the timelines'
  * sample interval doubles many times while it is followed), and the
  * trace given as argument instead (tests/cli/643-watch-follow.sh gives
- * real recordings and the 1.0 fixtures).
+ * real recordings and the 1.0 fixtures). And the synthetic trace with a
+ * byte flipped: its follower fails where a read fails, with its error.
  *
  * follow_test --bench TRACE [MB [cells]]: what following costs (docs/watch.md):
  * TRACE but its last 5 x MB (default 10) copied into a file and followed
@@ -239,6 +240,44 @@ static void follow_pieces(const char *what, const char *src, const char *dst, in
 	free(bytes);
 }
 
+/* The trace src with a byte flipped past its middle, followed in two
+ * halves: the second feed fails as a read of the whole damaged file
+ * does, with the same error and detail. */
+static void follow_damage(const char *src, const char *dst)
+{
+	struct lk_hist_options opt = {.from.kind = LK_POINT_START, .to.kind = LK_POINT_END};
+	size_t n;
+	char *bytes = slurp(src, &n), detail[300];
+	FILE *out = fopen(dst, "wb"), *in = NULL;
+	struct lk_hist_follow fw;
+	if (!bytes || !out) {
+		ok(0, "damage: read the trace");
+		return;
+	}
+	bytes[n / 3 * 2] ^= 0x10;
+	fwrite(bytes, 1, n / 2, out);
+	fflush(out);
+	in = fopen(dst, "rb");
+	int first = lk_hist_follow_open(&fw, in, &opt);
+	if (first == 0)
+		first = lk_hist_follow_feed(&fw);
+	fwrite(bytes + n / 2, 1, n - n / 2, out);
+	fflush(out);
+	int second = lk_hist_follow_feed(&fw);
+	snprintf(detail, sizeof(detail), "%s", lk_error_detail());
+	int again = lk_hist_follow_feed(&fw);
+	lk_hist_follow_close(&fw);
+	int frc;
+	free(fresh(dst, &opt, &frc));
+	ok(first == 0 && second == LK_EFORMAT && second == frc && again == second &&
+	   strcmp(detail, lk_error_detail()) == 0,
+	   "damage: fed %d then %d (again %d), a read of the file %d: '%s' vs '%s'", first, second,
+	   again, frc, detail, lk_error_detail());
+	fclose(in);
+	fclose(out);
+	free(bytes);
+}
+
 /* ---- --bench ------------------------------------------------------------ */
 
 static double wall(void)
@@ -381,6 +420,7 @@ int main(int argc, char **argv)
 		synthetic_trace(src);
 		follow_pieces("synthetic", src, dst, 0);
 		follow_pieces("synthetic", src, dst, 1);
+		follow_damage(src, dst);
 	}
 	unlink(src);
 	unlink(dst);
