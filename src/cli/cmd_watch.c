@@ -2,12 +2,13 @@
  * cmd_watch.c - `leakscope watch`: follow a trace while it is written
  * (a recording's, or an attached process's) and show, every interval,
  * what it holds so far: in the terminal (watch_text.c) and, with --serve,
- * on a local web page: the HTML report of the history the refresh read
- * (watch_page.c, watch_serve.c, watch_json.c). Each refresh reads
- * the trace again from its start with the report's analysis (history/):
- * the growth ranking is over the whole trace, so it cannot be carried
- * over from one refresh to the next more cheaply (docs/watch.md measures
- * it).
+ * on a local web page: the HTML report of the history the refresh made
+ * (watch_page.c, watch_serve.c, watch_json.c). The trace is followed
+ * with the report's analysis (history/follow.h): each refresh reads only
+ * what was appended since the last one, and finishes a copy of the state
+ * (the growth ranking over the whole trace, as `leakscope report` has
+ * it), at a cost that follows the sites and live blocks, not the trace's
+ * length (docs/watch.md measures it).
  *
  * Exit status: 0 when the trace ended (its end record) or on SIGINT or
  * SIGTERM; 1 when the trace cannot be read or the output written; 2 usage.
@@ -24,6 +25,7 @@
 #include "cli/cli.h"
 #include "cli/watch.h"
 #include "common/error.h"
+#include "history/follow.h"
 
 enum { OPT_INTERVAL = LK_CLI_LONG, OPT_SERVE };
 
@@ -97,11 +99,13 @@ struct watch {
 	struct lk_watch_server *server;
 	off_t last_size;
 	int said_waiting;
+	FILE *f;                   /* the trace, once its header is there */
+	struct lk_hist_follow fw;  /* what was read of it (when f) */
 };
 
-/* Read the trace so far into h: 1 done, 0 not there yet (no file, or
- * not even its header), -1 after a message. */
-static int load(struct watch *w, struct lk_history *h)
+/* Start following the trace: 1 done, 0 not there yet (no file, or not
+ * even its header), -1 after a message. */
+static int open_trace(struct watch *w)
 {
 	struct lk_hist_options opt = {.from.kind = LK_POINT_START, .to.kind = LK_POINT_END,
 				      .cells = w->server != NULL};   /* the page's window analysis */
@@ -112,18 +116,68 @@ static int load(struct watch *w, struct lk_history *h)
 		lk_cli_error("watch: cannot open '%s': %s", w->path, lk_cli_errtext(-errno));
 		return -1;
 	}
-	lk_error_set(0, "%s", "");
-	int rc = lk_history_read(f, &opt, h);
-	fclose(f);
-	if (rc == LK_ETRUNC) {
-		lk_history_release(h);
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && st.st_size == 0) {   /* made, not written yet */
+		fclose(f);
 		return 0;
+	}
+	lk_error_set(0, "%s", "");
+	int rc = lk_hist_follow_open(&w->fw, f, &opt);
+	if (rc == 0) {
+		w->f = f;
+		return 1;
+	}
+	lk_hist_follow_close(&w->fw);
+	fclose(f);
+	if (rc == LK_ETRUNC)
+		return 0;
+	const char *d = lk_error_detail();
+	lk_cli_error("watch: cannot read '%s': %s", w->path,
+		     *d && rc != -ENOMEM ? d : lk_cli_errtext(rc));
+	return -1;
+}
+
+/* The trace is no longer followed. */
+static void stop_following(struct watch *w)
+{
+	if (!w->f)
+		return;
+	lk_hist_follow_close(&w->fw);
+	fclose(w->f);
+	w->f = NULL;
+}
+
+/* Whether the path now names another file than the one followed, or the
+ * file was emptied and written again (a new recording to the same path):
+ * then it is followed from its start again. */
+static int replaced(struct watch *w)
+{
+	struct stat now, was;
+	if (stat(w->path, &now) != 0 || fstat(fileno(w->f), &was) != 0)
+		return 0;
+	return now.st_ino != was.st_ino || now.st_dev != was.st_dev ||
+	       (uint64_t)now.st_size < lk_trace_reader_good_offset(w->fw.rd);
+}
+
+/* What was appended to the trace since the last refresh read, and h made
+ * of everything read so far: 1 done, 0 not there yet, -1 after a message. */
+static int load(struct watch *w, struct lk_history *h)
+{
+	if (w->f && replaced(w))
+		stop_following(w);
+	int rc = w->f ? 1 : open_trace(w);
+	if (rc <= 0)
+		return rc;
+	lk_error_set(0, "%s", "");
+	if ((rc = lk_hist_follow_feed(&w->fw)) == 0) {
+		rc = lk_hist_follow_snapshot(&w->fw, h);
+		if (rc)
+			lk_history_release(h);
 	}
 	if (rc) {
 		const char *d = lk_error_detail();
 		lk_cli_error("watch: cannot read '%s': %s", w->path,
 			     *d && rc != -ENOMEM ? d : lk_cli_errtext(rc));
-		lk_history_release(h);
 		return -1;
 	}
 	return 1;
@@ -183,8 +237,8 @@ static long now_ms(void)
 }
 
 /* Until the next refresh: the rest of the interval, but at least twice
- * what the refresh took (`took` ms), so that reading a large trace again
- * takes at most a third of a core (a 100 MB trace: 0.6 s a read). */
+ * what the refresh took (`took` ms), so that a refresh takes at most a
+ * third of a core (one of a large heap: many sites and live blocks). */
 static void wait_next(struct watch *w, long took)
 {
 	long ms = w->interval - took;
@@ -280,6 +334,7 @@ int cmd_watch(int argc, char **argv)
 		fprintf(stderr, "leakscope: watch: serving %s\n", lk_watch_server_url(w.server));
 	}
 	status = follow(&w);
+	stop_following(&w);
 	if (w.server)
 		lk_watch_server_close(w.server);
 	return status;

@@ -262,6 +262,18 @@ int lk_hblocks_take_old(struct lk_hblocks *t, uint64_t number, uint64_t *size, u
 	return 1;
 }
 
+uint64_t lk_hblocks_time(const struct lk_hblocks *t, uint64_t number)
+{
+	uint64_t r = number & t->ring_mask;
+	if (t->next - number - 1 <= t->ring_mask && t->ring[r])
+		return t->ring_t ? t->ring_t[r] : LK_HBLOCK_NO_TIME;
+	size_t mask = t->old_cap - 1, i = home(t->old_cap, number + 1);
+	for (; t->old_cap && t->old[i].number1; i = (i + 1) & mask)
+		if (t->old[i].number1 == number + 1)
+			return t->old[i].t;
+	return LK_HBLOCK_NO_TIME;
+}
+
 int lk_hblocks_next(const struct lk_hblocks *t, struct lk_hblocks_iter *it, struct lk_hblock *b)
 {
 	size_t n = (size_t)t->ring_mask + 1;

@@ -141,6 +141,10 @@ static inline int lk_hblocks_take(struct lk_hblocks *t, uint64_t number, uint64_
 	return 1;
 }
 
+/* The allocation time of the live block of allocation `number`
+ * (LK_HBLOCK_NO_TIME: not live, or its time not kept). */
+uint64_t lk_hblocks_time(const struct lk_hblocks *t, uint64_t number);
+
 /* Live blocks. */
 static inline size_t lk_hblocks_count(const struct lk_hblocks *t)
 {

@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "history/history.h"
+#include "history/pass.h"
 #include "trace/format.h"
 #include "trace/reader.h"
 
@@ -464,6 +465,7 @@ struct hot {
 	uint64_t stamp;            /* stamp_of(h) */
 	uint64_t edge;
 	int filter;                /* a size filter is set */
+	int span_times;            /* h->span_times */
 	size_t log_n;              /* h->peak_log_n; NOT_LOGGING: the peak is settled */
 };
 
@@ -529,6 +531,7 @@ static inline int hot_load(struct lk_history *h, struct hot *x)
 	x->log_n = h->peak_logging ? h->peak_log_n : NOT_LOGGING;
 	x->edge = sampler_edge(h);
 	x->filter = h->opt.size_min || h->opt.size_max;
+	x->span_times = h->span_times;
 	return total_touch(h);
 }
 
@@ -631,11 +634,12 @@ HOT int on_alloc(struct lk_history *h, struct hot *x, uint64_t t, uint64_t *last
 
 /* The block of allocation `number` (size, site) is gone: freed by a
  * thread whose last allocation is last1 (number + 1), or replaced (a 1.0
- * trace's lost free). Freed by the thread that allocated it with no
+ * trace's lost free); bt is its allocation time, or its number when the
+ * times come later. Freed by the thread that allocated it with no
  * allocation of that thread in between, it was a temporary allocation
  * (heaptrack's). */
 HOT int block_gone(struct lk_history *h, struct hot *x, uint64_t size, uint32_t site,
-		   uint64_t last1, uint64_t number, int real_free)
+		   uint64_t last1, uint64_t number, uint64_t bt, int real_free)
 {
 	x->live_bytes -= size;
 	int win = h->opt.cells && h->from_done && !h->to_done, rc;
@@ -647,7 +651,7 @@ HOT int block_gone(struct lk_history *h, struct hot *x, uint64_t size, uint32_t 
 	rc = site_touch(h, site, x, size, 0);
 	if (win && rc == 0) {
 		rc = lk_hcells_add(&h->cells, site, number, size, 1, real_free && last1 == number + 1);
-		lk_hspans_add(&h->spans, &h->cells, number, number, size, site, 1);
+		lk_hspans_add(&h->spans, &h->cells, number, bt, size, site, 1);
 	}
 	hs->live_bytes -= size;
 	hs->live_count--;
@@ -664,11 +668,13 @@ HOT int block_gone(struct lk_history *h, struct hot *x, uint64_t size, uint32_t 
  * an error. */
 HOT int on_free(struct lk_history *h, struct hot *x, uint64_t last1, uint64_t number)
 {
-	uint64_t size;
+	uint64_t size, bt = number;
 	uint32_t site;
+	if (__builtin_expect(x->span_times, 0))
+		bt = lk_hblocks_time(&h->blocks, number);
 	if (!lk_hblocks_take(&h->blocks, number, &size, &site))
 		return 1;
-	return block_gone(h, x, size, site, last1, number, 1);
+	return block_gone(h, x, size, site, last1, number, bt, 1);
 }
 
 static int on_sample(struct lk_history *h, uint64_t t, uint64_t rss)
@@ -750,9 +756,12 @@ static int event_record(struct lk_history *h, const struct lk_trace_record *r)
 	case LK_TRACE_ALLOC:
 		if (!r->addr)
 			break;
+		uint64_t bt = r->replaces - 1;
+		if (r->replaces && h->span_times)
+			bt = lk_hblocks_time(&h->blocks, r->replaces - 1);
 		if (r->replaces && lk_hblocks_take(&h->blocks, r->replaces - 1, &size, &site)) {
 			h->lost_frees++;   /* its free was not recorded */
-			if ((rc = block_gone(h, &x, size, site, last1, r->replaces - 1, 0)))
+			if ((rc = block_gone(h, &x, size, site, last1, r->replaces - 1, bt, 0)))
 				return rc;
 		}
 		if ((rc = ensure_site(h, r->stack)) ||
@@ -1009,8 +1018,8 @@ static int finish(struct lk_history *h)
 
 /* ---- reading ----------------------------------------------------------------- */
 
-static int start(struct lk_history *h, FILE *f, const struct lk_hist_options *opt,
-		 struct lk_trace_reader **rd)
+int lk_hist_begin(struct lk_history *h, FILE *f, const struct lk_hist_options *opt, int follow,
+		  struct lk_trace_reader **rd)
 {
 	int rc;
 	memset(h, 0, sizeof(*h));
@@ -1024,11 +1033,14 @@ static int start(struct lk_history *h, FILE *f, const struct lk_hist_options *op
 	if ((rc = lk_trace_reader_open(f, opt->reader_flags, rd)))
 		return rc;
 	h->meta = *lk_trace_reader_meta(*rd);
-	h->times_later = h->meta.version >= 2 && ftello(f) >= 0;
+	h->times_later = !follow && h->meta.version >= 2 && ftello(f) >= 0;
 	if (lk_hblocks_init(&h->blocks, !h->times_later))
 		return -ENOMEM;
-	/* the blocks freed keep no time: the spans' come from the trace read again */
-	if (opt->cells && h->times_later && lk_hspans_init(&h->spans))
+	/* the spans' times: of the blocks freed, from the trace read again, or
+	 * (followed: as a read of the file would have them) from the blocks,
+	 * which keep them; a trace read once (a pipe, or 1.0) has none */
+	h->span_times = opt->cells && follow && h->meta.version >= 2;
+	if (opt->cells && (h->times_later || h->span_times) && lk_hspans_init(&h->spans))
 		return -ENOMEM;
 	h->program = malloc(h->meta.cmdline_len + 1);
 	if (!h->program)
@@ -1253,7 +1265,8 @@ static int walk_events(struct lk_history *h, struct lk_trace_reader *rd,
 #undef NEXT
 #undef BAD
 
-/* An EVENTS chunk into the index that recover_times() reads again. */
+/* An EVENTS chunk into the index that recover_times() reads again (when
+ * the times come later). */
 static int add_chunk(struct lk_history *h, const struct lk_trace_events *ev)
 {
 	if (h->n_chunks == h->cap_chunks) {
@@ -1271,7 +1284,7 @@ static int add_chunk(struct lk_history *h, const struct lk_trace_events *ev)
 /* Read and process every record: 0 at the END or where reading stops, or
  * the reader's or the analysis's first error (the records before a
  * truncation are processed). */
-static int read_records(struct lk_history *h, struct lk_trace_reader *rd)
+int lk_hist_records(struct lk_history *h, struct lk_trace_reader *rd)
 {
 	struct lk_trace_record rec;
 	struct lk_trace_events ev;
@@ -1283,7 +1296,7 @@ static int read_records(struct lk_history *h, struct lk_trace_reader *rd)
 		if (got <= 0)
 			return got;
 		if (got == 2) {
-			rc = add_chunk(h, &ev);
+			rc = h->times_later ? add_chunk(h, &ev) : 0;
 			if (rc == 0)
 				rc = walk_events(h, rd, &ev);
 		} else if (got == 3) {
@@ -1298,42 +1311,40 @@ static int read_records(struct lk_history *h, struct lk_trace_reader *rd)
 	}
 }
 
+int lk_hist_cut(struct lk_history *h, const char *detail, uint64_t good_t)
+{
+	h->truncated = 1;
+	if (good_t > h->t_end)
+		h->t_end = good_t;
+	return warn(h, detail);
+}
+
+int lk_hist_end(struct lk_history *h, struct lk_trace_reader *rd)
+{
+	int rc = points_at_end(h);
+	if (rc == 0 && h->times_later)
+		rc = recover_times(h, rd);
+	return rc ? rc : finish(h);
+}
+
 int lk_history_read(FILE *f, const struct lk_hist_options *opt, struct lk_history *h)
 {
 	struct lk_trace_reader *rd = NULL;
-	int rc = start(h, f, opt, &rd);
+	int rc = lk_hist_begin(h, f, opt, 0, &rd);
 	if (rc == 0)
-		rc = read_records(h, rd);
-	if (rc == LK_ETRUNC && rd) {     /* not in the header: a trace cut short */
-		h->truncated = 1;
-		rc = warn(h, lk_error_detail());
-		if (lk_trace_reader_good_time(rd) > h->t_end)
-			h->t_end = lk_trace_reader_good_time(rd);
-	}
+		rc = lk_hist_records(h, rd);
+	if (rc == LK_ETRUNC && rd)     /* not in the header: a trace cut short */
+		rc = lk_hist_cut(h, lk_error_detail(), lk_trace_reader_good_time(rd));
 	if (rc == 0)
-		rc = points_at_end(h);
-	if (rc == 0 && h->times_later)
-		rc = recover_times(h, rd);
+		rc = lk_hist_end(h, rd);
 	lk_trace_reader_close(rd);
-	if (rc == 0)
-		rc = finish(h);
 	return rc;
 }
 
-void lk_history_release(struct lk_history *h)
+/* What a snapshot of a followed history borrows (history/follow.h). */
+static void release_lent(struct lk_history *h)
 {
-	for (size_t i = 0; i < h->n_sites; i++) {
-		free(h->sites[i].addrs);
-		free(h->sites[i].frames);
-		lk_series_release(&h->sites[i].series);
-		if (h->series)   /* the read did not finish */
-			lk_series_release(&h->series[i]);
-	}
-	free(h->sites);
-	free(h->hot);
-	free(h->series);
 	free(h->peak_log);
-	free(h->chunks);
 	for (size_t i = 0; i < h->n_stack_chunks; i++)
 		free(h->stack_chunks[i]);
 	free(h->stack_chunks);
@@ -1345,10 +1356,27 @@ void lk_history_release(struct lk_history *h)
 		free(h->snapshots[i].text);
 	free(h->marks);
 	free(h->snapshots);
-	free(h->candidates);
 	free(h->verdicts.v);
 	free(h->verdicts.note);
 	free(h->verdicts.heap_note);
+}
+
+void lk_history_release(struct lk_history *h)
+{
+	for (size_t i = 0; h->sites && i < h->n_sites; i++) {
+		free(h->sites[i].addrs);
+		free(h->sites[i].frames);
+		lk_series_release(&h->sites[i].series);
+		if (h->series)   /* the read did not finish */
+			lk_series_release(&h->series[i]);
+	}
+	free(h->sites);
+	free(h->hot);
+	free(h->series);
+	free(h->chunks);
+	if (!h->borrowed)
+		release_lent(h);
+	free(h->candidates);
 	lk_series_release(&h->total_series);
 	lk_series_release(&h->rss_series);
 	lk_hcells_release(&h->cells);

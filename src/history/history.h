@@ -34,7 +34,9 @@
  * The size filter keeps blocks of other sizes out of every per-site number;
  * the totals, the peak and the size classes are those of the whole heap.
  *
- * Ownership: a history owns all it points to; lk_history_release().
+ * Ownership: a history owns all it points to (but a snapshot of a trace
+ * followed as it grows, history/follow.h, which borrows what `borrowed`
+ * says from its follower); lk_history_release().
  */
 #ifndef LK_HISTORY_HISTORY_H
 #define LK_HISTORY_HISTORY_H
@@ -168,6 +170,7 @@ struct lk_history {
 	 * from their chunks at the end (while reading, the window's times
 	 * hold allocation numbers: times never decrease with them). */
 	int times_later;
+	int span_times;            /* the spans' times come from the blocks (kept) */
 	struct lk_hist_chunk { uint64_t offset, allocs; uint32_t seq; } *chunks;  /* EVENTS */
 	size_t n_chunks, cap_chunks;
 	/* totals */
@@ -221,6 +224,10 @@ struct lk_history {
 	size_t n_warnings;
 	int truncated;
 	struct lk_hist_options opt;
+	/* a snapshot of a followed history (history/follow.h): the blocks,
+	 * the stacks, the symbols, the markers, snapshots and verdicts, and
+	 * the peak log are the follower's */
+	int borrowed;
 	/* temporaries: the last allocation of recent threads */
 	struct { uint32_t tid; uint64_t number1; } *threads;
 };
