@@ -128,7 +128,7 @@ marker() { # file tag
 }
 
 start_waiting() { # command...
-	rm -f "$T/in" && mkfifo "$T/in"
+	rm -f "$T/in" "$T/out" "$T/err" && mkfifo "$T/in"   # no line of an earlier one
 	"$@" < "$T/in" > "$T/out" 2> "$T/err" &
 	vpid=$!
 	exec 3> "$T/in"

@@ -15,6 +15,7 @@ command -v jq > /dev/null || skip "no jq"
 start_waiting "$v"
 
 attach() { # trace
+	rm -f "$T/attach.err"   # no line of the attach before
 	"$LEAKSCOPE" attach -o "$1" "$vpid" 2> "$T/attach.err" &
 	apid=$!
 	wait_attached "$T/attach.err" "$vpid" $apid

@@ -55,6 +55,7 @@ done
 for point in detach-stopped detach-restoring detach-restored; do
 	echo "fault point $point"
 	start_waiting "$v" 2
+	rm -f "$T/attach.err"   # no line of the attach before
 	LEAKSCOPE_FAULT=$point "$LEAKSCOPE" attach -o "$T/t.lstrace" "$vpid" 2> "$T/attach.err" &
 	apid=$!
 	wait_attached "$T/attach.err" "$vpid" $apid
