@@ -11,7 +11,7 @@
 //
 //   node check_brush.mjs REPORT.html LEAKSCOPE TRACE SHOTS_DIR
 import { execFileSync } from 'node:child_process';
-import { args, check, clean, open, run } from './harness.mjs';
+import { args, check, clean, drag, open, run } from './harness.mjs';
 
 const [file, leakscope, trace, shots] = args('node check_brush.mjs REPORT.html LEAKSCOPE TRACE SHOTS_DIR');
 
@@ -23,16 +23,6 @@ function report(from, to) {
   return JSON.parse(execFileSync(leakscope, [...a, trace], { encoding: 'utf8' }));
 }
 const leakList = (j) => j.leaks.map((s) => [s.site, s.leaked_bytes, s.leaked_objects]);
-
-async function drag(page, sel, f0, f1) {
-  const box = await page.locator(`${sel} rect.overlay`).boundingBox();
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + box.width * f0, y);
-  await page.mouse.down();
-  await page.mouse.move(box.x + box.width * ((f0 + f1) / 2), y, { steps: 4 });
-  await page.mouse.move(box.x + box.width * f1, y, { steps: 4 });
-  await page.mouse.up();
-}
 
 async function leakRows(page) {
   await page.click('#tab-leaks');

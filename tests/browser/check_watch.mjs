@@ -11,7 +11,7 @@
 // 403; no CORS header.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { args, check, clean, open, run } from './harness.mjs';
+import { args, check, clean, drag, open, run } from './harness.mjs';
 
 // EXPECTED: `leakscope report -f json` of the trace, written once the
 // recording ended, and STATIC its `report --format html`
@@ -27,15 +27,6 @@ const attr = (page, sel, name) => page.$eval(sel, (e, n) => e.getAttribute(n), n
 const num = async (page, sel, name) => Number(await attr(page, sel, name));
 const tabs = (page) => page.$$eval('nav.tabs button', (bs) => bs.filter((b) => !b.hidden).map((b) => b.id));
 
-async function drag(page, sel, f0, f1) {
-  const box = await page.locator(`${sel} rect.overlay`).boundingBox();
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + box.width * f0, y);
-  await page.mouse.down();
-  await page.mouse.move(box.x + box.width * ((f0 + f1) / 2), y, { steps: 4 });
-  await page.mouse.move(box.x + box.width * f1, y, { steps: 4 });
-  await page.mouse.up();
-}
 // the next page drawn from newer data than the one drawn now
 async function nextUpdate(page) {
   const g = await num(page, '#state', 'data-generation');

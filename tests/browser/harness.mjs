@@ -71,3 +71,15 @@ export async function run(body) {
   console.log(`1..${count}`);
   process.exit(failures ? 1 : 0);
 }
+
+// Brush a chart: drag across the overlay of chart sel from fraction f0 to f1
+// of its width.
+export async function drag(page, sel, f0, f1) {
+  const box = await page.locator(`${sel} rect.overlay`).boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * f0, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * ((f0 + f1) / 2), y, { steps: 4 });
+  await page.mouse.move(box.x + box.width * f1, y, { steps: 4 });
+  await page.mouse.up();
+}
