@@ -10,8 +10,9 @@
  * points to: layout (ptrs:32, nptrs:32) at -16, closure type at -8.
  *
  * Owns its root list, the list of dead groups (the nursery's and free
- * ones) with one visited bit per word, and two work stacks. Reads the
- * target only through pread on mem_fd; never recurses.
+ * ones) with one visited bit per word, two work stacks and the holes cut
+ * from the roots (Handles' buffers). Reads the target only through pread
+ * on mem_fd; never recurses.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -38,16 +39,26 @@
 
 /* closure types (rts/include/rts/storage/ClosureTypes.h, GHC 9.0) */
 enum {
-	CONSTR = 1, CONSTR_NOCAF = 7, FUN = 8, FUN_0_2 = 13, THUNK = 15, THUNK_0_2 = 20,
-	THUNK_SELECTOR = 22, AP = 24, PAP = 25, AP_STACK = 26, IND = 27, IND_STATIC = 28,
-	BLOCKING_QUEUE = 37, BLACKHOLE = 38,
+	CONSTR = 1, CONSTR_2_0 = 4, CONSTR_1_1 = 5, CONSTR_NOCAF = 7, FUN = 8, FUN_0_2 = 13,
+	FUN_STATIC = 14, THUNK = 15, THUNK_0_2 = 20, THUNK_STATIC = 21, THUNK_SELECTOR = 22,
+	AP = 24, PAP = 25, AP_STACK = 26, IND = 27, IND_STATIC = 28, RET_BCO = 29,
+	STOP_FRAME = 36, BLOCKING_QUEUE = 37, BLACKHOLE = 38,
 	MVAR_CLEAN = 39, MVAR_DIRTY = 40, TVAR = 41, ARR_WORDS = 42, MUT_ARR_PTRS_CLEAN = 43,
 	MUT_ARR_PTRS_FROZEN_CLEAN = 46, MUT_VAR_CLEAN = 47, MUT_VAR_DIRTY = 48, WEAK = 49,
-	PRIM = 50, MUT_PRIM = 51, TSO = 52, STACK = 53, SMALL_MUT_ARR_PTRS_CLEAN = 59,
+	PRIM = 50, MUT_PRIM = 51, TSO = 52, STACK = 53, ATOMICALLY_FRAME = 55,
+	CATCH_STM_FRAME = 57, SMALL_MUT_ARR_PTRS_CLEAN = 59,
 	SMALL_MUT_ARR_PTRS_FROZEN_CLEAN = 62, N_CLOSURE_TYPES = 64,
 };
 
 #define TSO_WORDS 16   /* more than StgTSO's 15 words in GHC 9.0 */
+
+/* A Handle's buffers (base 4.15): GHC.IO.Buffer's Buffer, its ForeignPtr
+ * unpacked - the pointer fields (the ForeignPtr's contents, bufState),
+ * then Addr#, bufSize, bufOffset, bufL, bufR; the spare buffers of a
+ * Handle's BufferList, each a BufferListCons of a boxed ForeignPtr
+ * (contents, Addr#) and the rest of the list. */
+enum { BUFFER, BUFFER_LIST_CONS, FOREIGN_PTR, N_BUFFER_INFOS };
+enum { BUFFER_ADDR = 3, BUFFER_SIZE = 4, FOREIGN_PTR_ADDR = 2 };
 
 struct group {                /* a dead group [start, used): nursery or free */
 	uint64_t start, used;
@@ -59,6 +70,8 @@ struct lk_ghc_heap {
 	int fd;
 	uint64_t lo, hi;              /* the heap's address space */
 	uint64_t ind_static_info;     /* as loaded */
+	uint64_t arr_words_info;
+	uint64_t buffer_infos[N_BUFFER_INFOS];   /* as loaded; 0: not known */
 	struct lk_reach_root *roots;
 	size_t n, cap;
 	struct group *dead;
@@ -69,6 +82,8 @@ struct lk_ghc_heap {
 	size_t nc, capc;
 	uint64_t *maps;               /* lo, hi pairs: the heap's mappings */
 	size_t nm, capm;
+	uint64_t *holes;              /* lo, hi pairs: never roots */
+	size_t nh, caph;
 	int compacted;                /* a mark-compact collection ran */
 	uint8_t *visited;
 	uint64_t *stack;              /* closures to trace */
@@ -113,6 +128,31 @@ static int info_type(const struct lk_ghc_heap *h, uint64_t info, uint32_t layout
 	return (int)t[2];
 }
 
+/* The constructors of a Handle's buffers that the program has, with the
+ * layouts above (one it has not, or not so, stays 0: what it would name is
+ * scanned). */
+static void find_buffer_infos(struct lk_ghc_heap *h, const char *exe, uint64_t bias)
+{
+	static const char *const names[N_BUFFER_INFOS] = {
+		"base_GHCziIOziBuffer_Buffer_con_info",
+		"base_GHCziIOziHandleziTypes_BufferListCons_con_info",
+		"base_GHCziForeignPtr_ForeignPtr_con_info",
+	};
+	static const uint32_t want[N_BUFFER_INFOS][3] = {
+		{CONSTR, 2, 5}, {CONSTR_2_0, 2, 0}, {CONSTR_1_1, 1, 1},
+	};
+	uint64_t sym[N_BUFFER_INFOS];
+	lk_elf_symbols(exe, names, sym, N_BUFFER_INFOS);
+	for (size_t i = 0; i < N_BUFFER_INFOS; i++) {
+		uint32_t layout[2] = {0, 0};
+		if (sym[i] && info_type(h, sym[i] + bias, layout) == (int)want[i][0] &&
+		    layout[0] == want[i][1] && layout[1] == want[i][2])
+			h->buffer_infos[i] = sym[i] + bias;
+	}
+	if (!h->buffer_infos[FOREIGN_PTR])
+		h->buffer_infos[BUFFER_LIST_CONS] = 0;
+}
+
 int lk_ghc_heap_open(const char *exe, uint64_t bias, int mem_fd, struct lk_ghc_heap **out)
 {
 	static const char *const names[] = {
@@ -143,6 +183,8 @@ int lk_ghc_heap_open(const char *exe, uint64_t bias, int mem_fd, struct lk_ghc_h
 	h->lo = space[0];
 	h->hi = space[1];
 	h->ind_static_info = sym[2] + bias;
+	h->arr_words_info = sym[4] + bias;
+	find_buffer_infos(h, exe, bias);
 	*out = h;
 	return 0;
 }
@@ -291,6 +333,56 @@ static int follow(struct lk_ghc_heap *h, uint64_t w)
 	return push(h, p);
 }
 
+/* The byte array whose payload starts at addr, a Handle's buffer of
+ * elements bytes or characters (any size if 0), is a hole: it holds input
+ * or output, never a reference. */
+static int array_hole(struct lk_ghc_heap *h, uint64_t addr, uint64_t elements)
+{
+	uint64_t arr[2];
+	if (addr < h->lo + 16 || addr >= h->hi || rd(h, addr - 16, arr, sizeof(arr)) ||
+	    arr[0] != h->arr_words_info || arr[1] == 0 || arr[1] > h->hi - addr ||
+	    (elements && arr[1] != elements && arr[1] / 4 != elements))
+		return 0;
+	return add_range(&h->holes, &h->nh, &h->caph, addr, addr + arr[1]);
+}
+
+/* If word, read at p, is the info pointer of a Buffer or a BufferListCons,
+ * the byte array it names is a hole. */
+static int buffer_at(struct lk_ghc_heap *h, uint64_t p, uint64_t word)
+{
+	uint64_t w[8];
+	if (!word || (word != h->buffer_infos[BUFFER] && word != h->buffer_infos[BUFFER_LIST_CONS]))
+		return 0;
+	if (word == h->buffer_infos[BUFFER])
+		return rd(h, p, w, 8 * 8) ? 0 : array_hole(h, w[BUFFER_ADDR], w[BUFFER_SIZE]);
+	if (rd(h, p, w, 2 * 8) ||
+	    rd(h, w[1] & ~7ull, w, 3 * 8) || w[0] != h->buffer_infos[FOREIGN_PTR])
+		return 0;
+	return array_hole(h, w[FOREIGN_PTR_ADDR], 0);
+}
+
+/* The buffers of Handles that the roots from..to-1 hold: a word equal to
+ * the info pointer of a Buffer or a BufferListCons, whose Addr# is the
+ * payload of a byte array (of bufSize bytes or characters for a Buffer). */
+static int find_buffer_holes(struct lk_ghc_heap *h, size_t from, size_t to)
+{
+	static uint64_t buf[BLOCK / 8];
+	if (!h->buffer_infos[BUFFER] && !h->buffer_infos[BUFFER_LIST_CONS])
+		return 0;
+	for (size_t r = from; r < to; r++) {
+		uint64_t lo = (h->roots[r].lo + 7) & ~7ull, hi = h->roots[r].hi & ~7ull;
+		for (uint64_t a = lo; a < hi; a += BLOCK) {
+			size_t len = hi - a < BLOCK ? (size_t)(hi - a) : BLOCK;
+			if (rd(h, a, buf, len))
+				continue;
+			for (size_t i = 0; i < len / 8; i++)
+				if (buffer_at(h, a + 8 * i, buf[i]))
+					return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 /* A closure the tracer cannot lay out: its whole group is a root, and
  * every word in it that points into a dead group roots that group whole
  * too (conservatively), and so on. */
@@ -313,6 +405,8 @@ static int root_group(struct lk_ghc_heap *h, struct group *g)
 			if (rd(h, a, buf, len))
 				continue;
 			for (size_t i = 0; i < len / 8; i++) {
+				if (buffer_at(h, a + 8 * i, buf[i]))
+					return -ENOMEM;
 				struct group *t = dead_at(h, buf[i]);
 				if (!t || t->rooted)
 					continue;
@@ -346,68 +440,84 @@ static int follow_words(struct lk_ghc_heap *h, uint64_t addr, uint64_t n)
 
 enum { NOT_A_CLOSURE = -2, UNKNOWN_LAYOUT = -1, FORWARDED = 1 };
 
-/* Lay out the closure at p: header words, pointer words (those after the
- * header), total words. NOT_A_CLOSURE: no info table at its first word
- * (memory reused since: what a CAF dead before the last collection points
- * to); UNKNOWN_LAYOUT: a closure of a type not laid out here; FORWARDED: a
- * collection copied it to *size and left a forwarding pointer (its address
- * + 1) in its place (the CAF died, what it held lived on, e.g. in main's
- * variables). */
-static int layout_of(struct lk_ghc_heap *h, uint64_t p, uint64_t *hdr, uint64_t *ptrs, uint64_t *size)
+struct layout {
+	uint64_t info;
+	uint64_t hdr;     /* header words */
+	uint64_t ptrs;    /* pointer words, after the header */
+	uint64_t size;    /* words in all; where it moved for FORWARDED */
+};
+
+/* A closure type no object of the heap has: a static closure's (in the
+ * program's data) or a stack frame's (inside a STACK object). */
+static int never_in_heap(int t)
+{
+	return t == FUN_STATIC || t == THUNK_STATIC || t == IND_STATIC ||
+	       (t >= RET_BCO && t <= STOP_FRAME) || (t >= ATOMICALLY_FRAME && t <= CATCH_STM_FRAME);
+}
+
+/* Lay out the closure at p in *l. NOT_A_CLOSURE: no info table of a heap
+ * object at its first word (memory reused since - by a thread's stack, say
+ * - is what a CAF dead before the last collection points to);
+ * UNKNOWN_LAYOUT: a closure of a type not laid out here; FORWARDED: a
+ * collection copied it to l->size and left a forwarding pointer (its
+ * address + 1) in its place (the CAF died, what it held lived on, e.g. in
+ * main's variables). */
+static int layout_of(struct lk_ghc_heap *h, uint64_t p, struct layout *l)
 {
 	uint64_t w[3];
 	uint32_t lay[2];
 	if (rd(h, p, w, sizeof(w)))
 		return NOT_A_CLOSURE;
 	if ((w[0] & 7) == 1 && w[0] - 1 >= h->lo && w[0] - 1 < h->hi) {
-		*size = w[0] - 1;        /* a collection moved it there */
+		l->size = w[0] - 1;        /* a collection moved it there */
 		return FORWARDED;
 	}
 	if (!is_code(h, w[0]))
 		return NOT_A_CLOSURE;
+	l->info = w[0];
 	int t = info_type(h, w[0], lay);
-	if (t <= 0 || t >= N_CLOSURE_TYPES)
+	if (t <= 0 || t >= N_CLOSURE_TYPES || never_in_heap(t))
 		return NOT_A_CLOSURE;
-	*hdr = 1;
+	l->hdr = 1;
 	if ((t >= CONSTR && t <= CONSTR_NOCAF) || (t >= FUN && t <= FUN_0_2) ||
 	    t == IND || t == BLOCKING_QUEUE || t == BLACKHOLE || t == MVAR_CLEAN ||
 	    t == MVAR_DIRTY || t == TVAR || t == MUT_VAR_CLEAN || t == MUT_VAR_DIRTY ||
 	    t == PRIM || t == MUT_PRIM) {
-		*ptrs = lay[0];
-		*size = 1 + (uint64_t)lay[0] + lay[1];
+		l->ptrs = lay[0];
+		l->size = 1 + (uint64_t)lay[0] + lay[1];
 	} else if ((t >= THUNK && t <= THUNK_0_2) || t == THUNK_SELECTOR) {
-		*hdr = 2;
-		*ptrs = t == THUNK_SELECTOR ? 1 : lay[0];
-		*size = 2 + (t == THUNK_SELECTOR ? 1 : (uint64_t)lay[0] + lay[1]);
+		l->hdr = 2;
+		l->ptrs = t == THUNK_SELECTOR ? 1 : lay[0];
+		l->size = 2 + (t == THUNK_SELECTOR ? 1 : (uint64_t)lay[0] + lay[1]);
 	} else if (t == PAP || t == AP || t == AP_STACK) {
 		/* the function, then its arguments (or stack words): which of
 		 * those are pointers is in the function's bitmap; all of them are
 		 * followed, which can only add roots */
 		uint64_t n = t == PAP ? w[1] >> 32 : t == AP ? w[2] >> 32 : w[2];
-		*hdr = t == PAP ? 2 : 3;
-		*ptrs = 1 + n;
-		*size = *hdr + 1 + n;
+		l->hdr = t == PAP ? 2 : 3;
+		l->ptrs = 1 + n;
+		l->size = l->hdr + 1 + n;
 	} else if (t == TSO) {
-		*ptrs = TSO_WORDS - 1;   /* all its words, an upper bound */
-		*size = TSO_WORDS;
+		l->ptrs = TSO_WORDS - 1;   /* all its words, an upper bound */
+		l->size = TSO_WORDS;
 	} else if (t == STACK) {
-		*hdr = 3;                /* header, stack_size, sp; the words */
-		*ptrs = (uint32_t)w[1];
-		*size = 3 + *ptrs;
+		l->hdr = 3;                /* header, stack_size, sp; the words */
+		l->ptrs = (uint32_t)w[1];
+		l->size = 3 + l->ptrs;
 	} else if (t == WEAK) {
-		*ptrs = 5;
-		*size = 6;
+		l->ptrs = 5;
+		l->size = 6;
 	} else if (t == ARR_WORDS) {
-		*ptrs = 0;
-		*size = 2 + (w[1] + 7) / 8;
+		l->ptrs = 0;
+		l->size = 2 + (w[1] + 7) / 8;
 	} else if (t >= MUT_ARR_PTRS_CLEAN && t <= MUT_ARR_PTRS_FROZEN_CLEAN) {
-		*hdr = 3;   /* header, ptrs, size (elements and card table) */
-		*ptrs = w[1];
-		*size = 3 + w[2];
+		l->hdr = 3;   /* header, ptrs, size (elements and card table) */
+		l->ptrs = w[1];
+		l->size = 3 + w[2];
 	} else if (t >= SMALL_MUT_ARR_PTRS_CLEAN && t <= SMALL_MUT_ARR_PTRS_FROZEN_CLEAN) {
-		*hdr = 2;
-		*ptrs = w[1];
-		*size = 2 + w[1];
+		l->hdr = 2;
+		l->ptrs = w[1];
+		l->size = 2 + w[1];
 	} else {
 		return UNKNOWN_LAYOUT;
 	}
@@ -417,20 +527,22 @@ static int layout_of(struct lk_ghc_heap *h, uint64_t p, uint64_t *hdr, uint64_t 
 static int trace_one(struct lk_ghc_heap *h, uint64_t p)
 {
 	struct group *g = dead_at(h, p);
-	uint64_t hdr, ptrs, size;
+	struct layout l;
 	if (!g || g->rooted)
 		return 0;
-	int k = layout_of(h, p, &hdr, &ptrs, &size);
+	int k = layout_of(h, p, &l);
 	if (k == NOT_A_CLOSURE)
 		return 0;
 	if (k == FORWARDED)
-		return follow(h, size);
-	if (k == UNKNOWN_LAYOUT || ptrs > size - hdr || size > (g->used - p) / 8)
+		return follow(h, l.size);
+	if (k == UNKNOWN_LAYOUT || l.ptrs > l.size - l.hdr || l.size > (g->used - p) / 8)
 		return root_group(h, g);
-	int rc = follow_words(h, p + hdr * 8, ptrs);
+	int rc = follow_words(h, p + l.hdr * 8, l.ptrs);
 	if (rc == -EFAULT)
 		return root_group(h, g);
-	return rc ? rc : add_root(h, p, p + size * 8);
+	if (!rc)
+		rc = buffer_at(h, p, l.info);
+	return rc ? rc : add_root(h, p, p + l.size * 8);
 }
 
 /* Every CAF of the program (an IND_STATIC in its writable data) whose
@@ -450,6 +562,69 @@ static int follow_cafs(struct lk_ghc_heap *h)
 		}
 	}
 	return 0;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* Sort the holes and merge those that overlap. */
+static void merge_holes(struct lk_ghc_heap *h)
+{
+	qsort(h->holes, h->nh, 2 * sizeof(*h->holes), cmp_range);
+	size_t m = 0;
+	for (size_t k = 0; k < h->nh; k++) {
+		uint64_t lo = h->holes[2 * k], hi = h->holes[2 * k + 1];
+		if (m > 0 && lo <= h->holes[2 * m - 1]) {
+			if (hi > h->holes[2 * m - 1])
+				h->holes[2 * m - 1] = hi;
+			continue;
+		}
+		h->holes[2 * m] = lo;
+		h->holes[2 * m + 1] = hi;
+		m++;
+	}
+	h->nh = m;
+}
+
+/* The first hole that ends after addr. */
+static size_t hole_after(const struct lk_ghc_heap *h, uint64_t addr)
+{
+	size_t l = 0, r = h->nh;
+	while (l < r) {
+		size_t m = l + (r - l) / 2;
+		if (h->holes[2 * m + 1] <= addr)
+			l = m + 1;
+		else
+			r = m;
+	}
+	return l;
+}
+
+/* The roots without the holes. */
+static int cut_holes(struct lk_ghc_heap *h)
+{
+	if (h->nh == 0)
+		return 0;
+	merge_holes(h);
+	struct lk_reach_root *old = h->roots;
+	size_t n = h->n;
+	h->roots = NULL;
+	h->n = h->cap = 0;
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		uint64_t lo = old[i].lo, hi = old[i].hi;
+		for (size_t k = hole_after(h, lo); k < h->nh && h->holes[2 * k] < hi && !rc; k++) {
+			rc = add_root(h, lo, h->holes[2 * k]);
+			lo = h->holes[2 * k + 1];
+		}
+		if (!rc)
+			rc = add_root(h, lo, hi);
+	}
+	free(old);
+	return rc;
 }
 
 int lk_ghc_heap_roots(struct lk_ghc_heap *h, struct lk_reach_root **roots, size_t *n)
@@ -472,9 +647,13 @@ int lk_ghc_heap_roots(struct lk_ghc_heap *h, struct lk_reach_root **roots, size_
 	h->visited = calloc(bits / 8 + 1, 1);
 	if (!h->visited || follow_cafs(h))
 		return -ENOMEM;
+	if (find_buffer_holes(h, 0, h->n))   /* the blocks the collection kept */
+		return -ENOMEM;
 	while (h->sp > 0)
 		if (trace_one(h, h->stack[--h->sp]))
 			return -ENOMEM;
+	if (cut_holes(h))
+		return -ENOMEM;
 done:
 	*roots = h->roots;
 	*n = h->n;
@@ -492,6 +671,7 @@ void lk_ghc_heap_free(struct lk_ghc_heap *h)
 	free(h->statics);
 	free(h->code);
 	free(h->maps);
+	free(h->holes);
 	free(h->visited);
 	free(h->stack);
 	free(h->gstack);

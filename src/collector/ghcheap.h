@@ -24,8 +24,15 @@
  *     pointer a collection leaves where it moved an object from); an object
  *     whose type the tracer cannot lay out makes its whole block a root, and
  *     so on transitively (never fewer roots); a word that is no closure
- *     (memory reused since a collection dropped the CAF during the run) is
- *     not followed.
+ *     (memory reused since a collection dropped the CAF during the run: no
+ *     info table there, or a stack frame's or a static closure's) is not
+ *     followed;
+ *   - a Handle's buffers (the byte arrays that GHC.IO.Buffer's Buffer
+ *     records and a Handle's spare buffer list name) hold the program's
+ *     input and output, never a reference: they are no roots. A buffer is allocated without
+ *     being cleared, and flushing it does not clear it either, so it can
+ *     hold stale copies of pointers from the memory it reused, or the bytes
+ *     of an address the program printed.
  * In every other case (the runtime still running - `leakscope check` - or
  * ended without hs_exit, a dynamically linked runtime, a position-
  * independent executable, a GHC whose closure types differ from 9.0's, a
@@ -33,8 +40,9 @@
  *
  * What this cannot see: a CAF the program stopped referring to is dropped
  * by a collection during the run, and once its memory is reused, what only
- * it held is lost (as it is for GHC). Live byte arrays (ARR_WORDS) are
- * scanned whole, stale words in their unused part included.
+ * it held is lost (as it is for GHC). Other live byte arrays (ARR_WORDS)
+ * are scanned whole, stale words in their unused part included, and so are
+ * the dead objects of a pinned block that one live object keeps.
  */
 #ifndef LK_COLLECTOR_GHCHEAP_H
 #define LK_COLLECTOR_GHCHEAP_H
