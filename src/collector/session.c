@@ -100,6 +100,7 @@ void lk_session_free(struct lk_session *s)
 	free(s->marks);
 	free(s->classes);
 	free(s->leaders);
+	free(s->fixed);
 	free(s->exe);
 	free(s->cmdline);
 	free(s->handover_path);
@@ -254,15 +255,35 @@ static void apply_realloc_undo(struct lk_session *s, const struct lk_slot *e, ui
 		notify(s, e, pos, back, NULL);
 }
 
+/* The scan's verdicts name slots that may move now: keep them by block
+ * (without them if out of memory). */
+static void fix_verdicts(struct lk_session *s)
+{
+	struct lk_fixed_verdict *v = malloc((s->live.count + 1) * sizeof(*v));
+	size_t n = 0;
+	lk_live_foreach(&s->live, b) {
+		if (!v)
+			break;
+		size_t slot = (size_t)(b - s->live.slots);
+		const struct lk_block *leader = s->leaders && s->leaders[slot] < s->live.cap
+			? &s->live.slots[s->leaders[slot]] : NULL;
+		v[n++] = (struct lk_fixed_verdict){.seq = b->seq, .cls = s->classes[slot],
+			.leader_stack = leader && leader->addr ? leader->stack : 0};
+	}
+	free(s->fixed);
+	s->fixed = v;
+	s->n_fixed = n;
+	free(s->classes);
+	free(s->leaders);
+	s->classes = NULL;
+	s->leaders = NULL;
+}
+
 static void apply(struct lk_session *s, const struct lk_slot *e, uint64_t pos)
 {
 	uint64_t ks = e->kind_size;
-	if (s->classes) { /* the scan's verdicts name slots that may move now */
-		free(s->classes);
-		free(s->leaders);
-		s->classes = NULL;
-		s->leaders = NULL;
-	}
+	if (s->classes)
+		fix_verdicts(s);
 	switch (LK_EV_KIND(ks)) {
 	case LK_EV_ALLOC:
 		apply_alloc(s, e, pos);

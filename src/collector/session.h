@@ -76,6 +76,14 @@ typedef void (*lk_mark_fn)(struct lk_session *s, const struct lk_mark *m, void *
 #define LK_SESSION_MARKS_MAX 4096
 #define LK_ATTACH_STACK 0x80000000u  /* see attach_sizes */ /* marks a session keeps (keep_marks) */
 
+/* A block's verdict kept by its number: leader_stack is an indirectly
+ * lost block's leader's stack (0: none). */
+struct lk_fixed_verdict {
+	uint64_t seq;
+	uint32_t leader_stack;
+	uint8_t cls;
+};
+
 struct lk_session {
 	pid_t pid, ppid;
 	int forked;             /* child of fork() (not the program we ran) */
@@ -110,6 +118,10 @@ struct lk_session {
 	uint32_t *leaders;      /* per live slot: an indirectly lost block's
 				 * definitely lost leader (its slot) */
 	size_t unclassified;    /* blocks the scan left "not freed": they overlapped others */
+	struct lk_fixed_verdict *fixed; /* the last scan's verdicts by block, once
+				 * events after it moved the slots (a detach's:
+				 * calls that were under way); else NULL */
+	size_t n_fixed;
 	int exec_pending;       /* an execve is under way (or replaced the image) */
 	uint64_t order;         /* when it ended, for report order */
 	lk_mark_fn on_mark;     /* called for every mark applied, or NULL */

@@ -519,7 +519,7 @@ static void note_region(struct lk_rtrace *t)
 static const char *scan_note(const struct lk_session *s)
 {
 	const char *note = lk_leaks_scan_note(s);
-	if (note || s->classes)
+	if (note || s->classes || s->fixed)
 		return note;
 	if (s->state == LK_SESSION_EXECED)
 		return "no reachability scan: the process replaced its program (exec), "
@@ -535,12 +535,38 @@ static int by_number(const void *a, const void *b)
 	return (x->number > y->number) - (x->number < y->number);
 }
 
+/* The verdicts the session fixed by block when events came after its scan
+ * (a block allocated since has none: not freed; one freed since is not
+ * looked up). */
+static struct lk_trace_block_verdict *fixed_verdicts(struct lk_rtrace *t, size_t *n)
+{
+	const struct lk_session *s = t->s;
+	struct lk_trace_block_verdict *v = malloc((s->n_fixed + 1) * sizeof(*v));
+	*n = 0;
+	for (size_t i = 0; v && i < s->n_fixed; i++) {
+		const struct lk_fixed_verdict *f = &s->fixed[i];
+		if (!(f->seq & LK_BLOCK_TRACED))
+			continue;
+		struct lk_trace_block_verdict *x = &v[(*n)++];
+		*x = (struct lk_trace_block_verdict){.number = LK_BLOCK_NUMBER(f->seq), .cls = f->cls};
+		if (f->seq & LK_BLOCK_IGNORED)
+			x->cls = LK_TRACE_IGNORED;
+		else if (x->cls == LK_TRACE_INDIRECT)
+			x->leader = map_stack(t, f->leader_stack);
+	}
+	if (v)
+		qsort(v, *n, sizeof(*v), by_number);
+	return v;
+}
+
 /* The verdict of each block of the trace still live (the scan's at the
  * process's end, analyze/leaks.h): a new array of *n, by number. The
  * leaders' stacks are defined in the trace as they are met. */
 static struct lk_trace_block_verdict *verdicts(struct lk_rtrace *t, size_t *n)
 {
 	const struct lk_session *s = t->s;
+	if (!s->classes)
+		return fixed_verdicts(t, n);
 	struct lk_trace_block_verdict *v = malloc((s->live.count + 1) * sizeof(*v));
 	*n = 0;
 	if (!v)
@@ -566,11 +592,12 @@ static struct lk_trace_block_verdict *verdicts(struct lk_rtrace *t, size_t *n)
 static void write_verdicts(struct lk_rtrace *t, struct lk_symbolizer *sym)
 {
 	const struct lk_session *s = t->s;
-	struct lk_trace_scan scan = {.state = s->classes ? LK_TRACE_SCANNED : LK_TRACE_NOT_SCANNED,
-				     .note = scan_note(s), .heap_note = s->classes ? s->go_note : NULL};
+	int scanned = s->classes || s->fixed;
+	struct lk_trace_scan scan = {.state = scanned ? LK_TRACE_SCANNED : LK_TRACE_NOT_SCANNED,
+				     .note = scan_note(s), .heap_note = scanned ? s->go_note : NULL};
 	size_t n = 0;
-	struct lk_trace_block_verdict *v = s->classes ? verdicts(t, &n) : NULL;
-	if (s->classes && !v) {
+	struct lk_trace_block_verdict *v = scanned ? verdicts(t, &n) : NULL;
+	if (scanned && !v) {
 		fail(t, -ENOMEM);
 		return;
 	}
