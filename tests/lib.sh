@@ -258,7 +258,9 @@ browser_check() { # what script args...
 	brc=0
 	(cd "$B" && timeout 180 node "$script" "$@") > "$T/check.log" 2>&1 || brc=$?
 	cat "$T/check.log"
-	[ $brc -eq 0 ] || fail "browser checks failed (exit $brc)"
+	# the failed checks again, last: a runner shows only a log's end
+	[ $brc -eq 0 ] || fail "browser checks failed (exit $brc)$(grep '^not ok' "$T/check.log" |
+		head -n 5 | sed 's/^/\n  /')"
 	grep -q '^not ok' "$T/check.log" && fail "a browser check failed"
 	grep -q '^ok ' "$T/check.log" || fail "no browser check ran"
 }
